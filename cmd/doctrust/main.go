@@ -1,0 +1,108 @@
+// Command doctrust is the local all-in-one tool: `inspect` prints the same
+// JSON report the API returns, with no server. (The HTTP service and the
+// metadata, compare and admin commands arrive with their issues.)
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/doctrust/doctrust/engine/policy"
+	"github.com/doctrust/doctrust/internal/analysis"
+	"github.com/doctrust/doctrust/internal/receiptkey"
+)
+
+const usage = `usage:
+  doctrust inspect FILE [--redact] [--triage] [--timing] [--policy JSON]
+
+Environment: RECEIPT_SECRET, DATA_DIR (default .data).
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// Exit codes: 0 report printed, 1 error, 2 usage, 3 unreadable file, 4 deadline.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "inspect":
+		return inspect(args[1:], stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "doctrust: unknown command %q\n%s", args[0], usage)
+	return 2
+}
+
+func inspect(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	redact := fs.Bool("redact", false, "apply ?redact=payload")
+	triage := fs.Bool("triage", false, "triage mode: no per-page content walk")
+	timing := fs.Bool("timing", false, "add the timing block")
+	policyJSON := fs.String("policy", "", "verdict policy as a JSON object")
+	path, rest := splitPath(args)
+	if err := fs.Parse(rest); err != nil {
+		return 2
+	}
+	if path == "" && fs.NArg() == 1 {
+		path = fs.Arg(0)
+	}
+	if path == "" {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	req := analysis.Request{Redact: *redact, Triage: *triage, Timing: *timing}
+	if *policyJSON != "" {
+		p, err := policy.Parse([]byte(*policyJSON))
+		if err != nil {
+			fmt.Fprintf(stderr, "doctrust: %v\n", err)
+			return 2
+		}
+		req.Policy = &p
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "doctrust: %v\n", err)
+		return 1
+	}
+	req.Data = data
+	secret, err := receiptkey.Load(os.Getenv("RECEIPT_SECRET"), os.Getenv("DATA_DIR"))
+	if err != nil {
+		fmt.Fprintf(stderr, "doctrust: receipt secret: %v\n", err)
+		return 1
+	}
+	pl := &analysis.Pipeline{Secret: secret}
+	res, err := pl.Inspect(context.Background(), req)
+	switch {
+	case errors.Is(err, analysis.ErrUnreadable):
+		fmt.Fprintln(stderr, `{"error":"not_a_pdf"}`)
+		return 3
+	case errors.Is(err, analysis.ErrDeadline):
+		fmt.Fprintln(stderr, `{"error":"analysis_timeout","timeoutMs":15000}`)
+		return 4
+	case err != nil:
+		fmt.Fprintf(stderr, "doctrust: %v\n", err)
+		return 1
+	}
+	stdout.Write(res.Body)
+	fmt.Fprintln(stdout)
+	return 0
+}
+
+// splitPath lets the file come before or after the flags.
+func splitPath(args []string) (string, []string) {
+	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+		return args[0], args[1:]
+	}
+	return "", args
+}

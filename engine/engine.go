@@ -1,0 +1,122 @@
+// Package engine is the one door to analysis: bytes and options in, an
+// InspectionReport out. It is pure: no I/O, no clock (the caller passes the
+// time of analysis), no randomness (the caller assigns the report id), no
+// global state, and no goroutine outlives a call.
+package engine
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/doctrust/doctrust/engine/pdf"
+	"github.com/doctrust/doctrust/engine/report"
+	"github.com/doctrust/doctrust/engine/sniff"
+)
+
+// The engine's only errors. Everything else, a hostile file included, is a
+// report (with structure warnings when the file is damaged).
+var (
+	// ErrUnreadable: the bytes are not a format the engine reads (the API's
+	// 422 not_a_pdf).
+	ErrUnreadable = errors.New("engine: not a readable format")
+	// ErrDeadline: the document exhausted its time budget (the API's 422
+	// analysis_timeout).
+	ErrDeadline = errors.New("engine: analysis deadline exceeded")
+)
+
+// Options select the analysis mode.
+type Options struct {
+	// Triage skips the per-page content walk of PDFs (?mode=triage).
+	Triage bool
+	// Now is the time of analysis, used only to flag dates in the future.
+	// The zero value skips that check.
+	Now time.Time
+	// Budget is the decompression budget in bytes; 0 means the default.
+	Budget int64
+}
+
+// Inspect analyses one document. The context carries the deadline; the
+// engine checks it as it goes and returns ErrDeadline when it passes.
+func Inspect(ctx context.Context, data []byte, opt Options) (rep *report.Report, err error) {
+	defer func() {
+		// Analysers contain their own faults; this is the last line, so a
+		// bug can never turn a hostile file into a crash.
+		if p := recover(); p != nil {
+			rep, err = faultReport(data), nil
+		}
+	}()
+	if err := ctx.Err(); err != nil {
+		return nil, ErrDeadline
+	}
+	s := sniff.Sniff(data)
+	switch s.Format.Kind() {
+	case sniff.KindPDF:
+		r, err := pdf.Analyze(ctx, data, s.HeaderOffset, pdf.Options{Triage: opt.Triage, Now: opt.Now, Budget: opt.Budget})
+		if err != nil {
+			return nil, ErrDeadline
+		}
+		return r, nil
+	case sniff.KindOffice:
+		return officeReport(data, s.Format), nil
+	case sniff.KindImage:
+		return imageReport(data, s.Format), nil
+	}
+	return nil, ErrUnreadable
+}
+
+// officeReport is the report for an Office package until the package walker
+// lands: what sniffing established, plus the disclosure that the package was
+// not walked and the blind spot every Office report carries (SPEC.md item 7).
+func officeReport(data []byte, f sniff.Format) *report.Report {
+	r := report.New(report.MediaOffice, int64(len(data)))
+	r.Office = &report.OfficeBlock{Format: string(f)}
+	r.Add(report.Finding{
+		Family:   "office-structure-anomalies",
+		Severity: report.Info,
+		Message:  report.Msg("office-structure-anomalies.package-not-walked", "format", report.Kind(f)),
+		Notes:    []report.Message{report.Msg("office-structure-anomalies.blind-spot")},
+		Evidence: map[string]any{"code": "package-not-walked", "format": string(f)},
+	})
+	r.Finish()
+	return r
+}
+
+// imageReport is the report for an image: TIFF, GIF and BMP are recognised
+// and never walked (SPEC.md item 2); the walked containers carry the same
+// disclosure until their walkers land, so an empty result is never mistaken
+// for a clean one.
+func imageReport(data []byte, f sniff.Format) *report.Report {
+	r := report.New(report.MediaImage, int64(len(data)))
+	r.Image = &report.ImageBlock{Format: string(f), Walked: false, MetadataContainers: []string{}}
+	r.Add(report.Finding{
+		Family:   "image-structure-anomalies",
+		Severity: report.Info,
+		Message:  report.Msg("image-structure-anomalies.container-not-walked", "format", report.Kind(f)),
+		Evidence: map[string]any{"code": "container-not-walked", "format": string(f), "walkedByDesign": f.Walked()},
+	})
+	r.Finish()
+	return r
+}
+
+// faultReport is the report of last resort when analysis panicked outside
+// the analysers' own containment.
+// The panic value is never shown: it may quote document bytes.
+func faultReport(data []byte) *report.Report {
+	media := report.MediaPDF
+	switch sniff.Sniff(data).Format.Kind() {
+	case sniff.KindOffice:
+		media = report.MediaOffice
+	case sniff.KindImage:
+		media = report.MediaImage
+	}
+	r := report.New(media, int64(len(data)))
+	r.Add(report.Finding{
+		Family:   "structure-warnings",
+		Severity: report.Low,
+		Message:  report.Msg("structure-warnings.analysis-fault", "families", 0),
+		Evidence: map[string]any{"code": "analysis-fault"},
+	})
+	r.Finish()
+	return r
+}

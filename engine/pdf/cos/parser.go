@@ -1,0 +1,660 @@
+package cos
+
+import (
+	"bytes"
+	"errors"
+	"strconv"
+)
+
+// MaxDepth bounds nesting of arrays and dictionaries. Go cannot recover from
+// a stack overflow, so hostile nesting is refused long before it matters.
+const MaxDepth = 100
+
+// maxStringBytes bounds one string or name token.
+const maxStringBytes = 4 << 20
+
+// Parse errors. They are values; nothing here panics on input.
+var (
+	ErrEOF       = errors.New("cos: unexpected end of data")
+	ErrSyntax    = errors.New("cos: syntax error")
+	ErrDepth     = errors.New("cos: nesting too deep")
+	ErrNotObject = errors.New("cos: no indirect object header")
+	ErrBadStream = errors.New("cos: stream data not delimited")
+	ErrTooLong   = errors.New("cos: token too long")
+)
+
+// Parser reads objects from a byte slice that it never modifies. The zero
+// value is not usable; use NewParser.
+type Parser struct {
+	b   []byte
+	pos int
+	// Anomalies counts tolerated deviations (duplicate keys, stray tokens)
+	// so the caller can report that the file needed leniency.
+	Anomalies int
+	// Length resolves an indirect /Length of a stream. Optional.
+	Length func(Ref) (int64, bool)
+	// EndstreamAt finds the first "endstream" at or after an offset, for
+	// streams whose /Length is wrong. Optional; a bounded local search is
+	// used without it.
+	EndstreamAt func(from int) int
+}
+
+// NewParser returns a parser positioned at off.
+func NewParser(b []byte, off int) *Parser {
+	if off < 0 {
+		off = 0
+	}
+	if off > len(b) {
+		off = len(b)
+	}
+	return &Parser{b: b, pos: off}
+}
+
+// Pos is the current offset.
+func (p *Parser) Pos() int { return p.pos }
+
+// Seek moves to off.
+func (p *Parser) Seek(off int) {
+	p.pos = max(0, min(off, len(p.b)))
+}
+
+// IsWhite reports PDF white-space characters.
+func IsWhite(c byte) bool {
+	return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f' || c == 0
+}
+
+// IsDelim reports PDF delimiter characters.
+func IsDelim(c byte) bool {
+	switch c {
+	case '(', ')', '<', '>', '[', ']', '{', '}', '/', '%':
+		return true
+	}
+	return false
+}
+
+func isRegular(c byte) bool { return !IsWhite(c) && !IsDelim(c) }
+
+// SkipSpace skips white space and comments.
+func (p *Parser) SkipSpace() {
+	b := p.b
+	for p.pos < len(b) {
+		c := b[p.pos]
+		if IsWhite(c) {
+			p.pos++
+			continue
+		}
+		if c == '%' {
+			for p.pos < len(b) && b[p.pos] != '\n' && b[p.pos] != '\r' {
+				p.pos++
+			}
+			continue
+		}
+		return
+	}
+}
+
+// Keyword reads a bare regular-character token (obj, R, xref, trailer ...)
+// without consuming anything when the next token is not one.
+func (p *Parser) Keyword() []byte {
+	p.SkipSpace()
+	start := p.pos
+	for p.pos < len(p.b) && isRegular(p.b[p.pos]) {
+		p.pos++
+	}
+	return p.b[start:p.pos]
+}
+
+// PeekKeyword reports whether the next token is kw, without consuming it.
+func (p *Parser) PeekKeyword(kw string) bool {
+	save := p.pos
+	k := p.Keyword()
+	p.pos = save
+	return string(k) == kw
+}
+
+// Object parses one direct object (a reference "n g R" included).
+func (p *Parser) Object() (Object, error) {
+	return p.object(0)
+}
+
+func (p *Parser) object(depth int) (Object, error) {
+	if depth > MaxDepth {
+		return nil, ErrDepth
+	}
+	p.SkipSpace()
+	if p.pos >= len(p.b) {
+		return nil, ErrEOF
+	}
+	c := p.b[p.pos]
+	switch {
+	case c == '/':
+		return p.name()
+	case c == '(':
+		return p.literal()
+	case c == '<':
+		if p.pos+1 < len(p.b) && p.b[p.pos+1] == '<' {
+			return p.dict(depth)
+		}
+		return p.hex()
+	case c == '[':
+		return p.array(depth)
+	case c >= '0' && c <= '9', c == '+', c == '-', c == '.':
+		return p.numberOrRef()
+	}
+	kw := p.Keyword()
+	switch string(kw) {
+	case "true":
+		return Bool(true), nil
+	case "false":
+		return Bool(false), nil
+	case "null":
+		return nil, nil
+	case "":
+		// A stray delimiter such as ')' '>' '{' '}' ']': step over it.
+		p.pos++
+	}
+	return nil, ErrSyntax
+}
+
+func (p *Parser) name() (Object, error) {
+	p.pos++ // '/'
+	start := p.pos
+	hasEscape := false
+	for p.pos < len(p.b) && isRegular(p.b[p.pos]) {
+		if p.b[p.pos] == '#' {
+			hasEscape = true
+		}
+		p.pos++
+	}
+	raw := p.b[start:p.pos]
+	if len(raw) > maxStringBytes {
+		return nil, ErrTooLong
+	}
+	if !hasEscape {
+		return Name(raw), nil
+	}
+	out := make([]byte, 0, len(raw))
+	for i := 0; i < len(raw); i++ {
+		if raw[i] == '#' && i+2 < len(raw) {
+			if v, ok := hexByte(raw[i+1], raw[i+2]); ok {
+				out = append(out, v)
+				i += 2
+				continue
+			}
+		}
+		out = append(out, raw[i])
+	}
+	return Name(out), nil
+}
+
+func hexVal(c byte) (byte, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0', true
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10, true
+	case c >= 'A' && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}
+
+func hexByte(a, b byte) (byte, bool) {
+	x, ok1 := hexVal(a)
+	y, ok2 := hexVal(b)
+	return x<<4 | y, ok1 && ok2
+}
+
+func (p *Parser) literal() (Object, error) {
+	p.pos++ // '('
+	b := p.b
+	// Fast path: no escapes and balanced parentheses.
+	start := p.pos
+	nest := 1
+	for i := start; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			goto slow
+		case '(':
+			nest++
+		case ')':
+			nest--
+			if nest == 0 {
+				p.pos = i + 1
+				if i-start > maxStringBytes {
+					return nil, ErrTooLong
+				}
+				return String{Bytes: b[start:i:i]}, nil
+			}
+		}
+	}
+	// Unterminated: qpdf treats end of data as the end of the string.
+	p.pos = len(b)
+	p.Anomalies++
+	return String{Bytes: b[start:len(b):len(b)]}, nil
+slow:
+	out := make([]byte, 0, 64)
+	nest = 1
+	for p.pos < len(b) {
+		c := b[p.pos]
+		p.pos++
+		switch c {
+		case '(':
+			nest++
+		case ')':
+			nest--
+			if nest == 0 {
+				return String{Bytes: out}, nil
+			}
+		case '\r':
+			// An end of line in a string is read as \n.
+			if p.pos < len(b) && b[p.pos] == '\n' {
+				p.pos++
+			}
+			c = '\n'
+		case '\\':
+			if p.pos >= len(b) {
+				continue
+			}
+			e := b[p.pos]
+			p.pos++
+			switch e {
+			case 'n':
+				c = '\n'
+			case 'r':
+				c = '\r'
+			case 't':
+				c = '\t'
+			case 'b':
+				c = '\b'
+			case 'f':
+				c = '\f'
+			case '\r':
+				if p.pos < len(b) && b[p.pos] == '\n' {
+					p.pos++
+				}
+				continue
+			case '\n':
+				continue
+			default:
+				if e >= '0' && e <= '7' {
+					v := int(e - '0')
+					for k := 0; k < 2 && p.pos < len(b) && b[p.pos] >= '0' && b[p.pos] <= '7'; k++ {
+						v = v*8 + int(b[p.pos]-'0')
+						p.pos++
+					}
+					c = byte(v)
+				} else {
+					c = e
+				}
+			}
+		}
+		if len(out) >= maxStringBytes {
+			return nil, ErrTooLong
+		}
+		out = append(out, c)
+	}
+	p.Anomalies++
+	return String{Bytes: out}, nil
+}
+
+func (p *Parser) hex() (Object, error) {
+	p.pos++ // '<'
+	out := make([]byte, 0, 32)
+	var hi byte
+	half := false
+	for p.pos < len(p.b) {
+		c := p.b[p.pos]
+		p.pos++
+		if c == '>' {
+			if half {
+				out = append(out, hi<<4)
+			}
+			return String{Bytes: out, Hex: true}, nil
+		}
+		v, ok := hexVal(c)
+		if !ok {
+			if !IsWhite(c) {
+				p.Anomalies++
+			}
+			continue
+		}
+		if half {
+			out = append(out, hi<<4|v)
+			half = false
+			if len(out) > maxStringBytes {
+				return nil, ErrTooLong
+			}
+		} else {
+			hi, half = v, true
+		}
+	}
+	return nil, ErrEOF
+}
+
+func (p *Parser) array(depth int) (Object, error) {
+	p.pos++ // '['
+	arr := Array{}
+	for {
+		p.SkipSpace()
+		if p.pos >= len(p.b) {
+			return arr, ErrEOF
+		}
+		if p.b[p.pos] == ']' {
+			p.pos++
+			return arr, nil
+		}
+		if p.atObjectEnd() {
+			// "endobj" inside an unterminated array: close it here.
+			p.Anomalies++
+			return arr, nil
+		}
+		before := p.pos
+		o, err := p.object(depth + 1)
+		if err != nil {
+			if err == ErrSyntax && p.pos > before {
+				p.Anomalies++
+				arr = append(arr, nil)
+				continue
+			}
+			return arr, err
+		}
+		arr = append(arr, o)
+	}
+}
+
+// atObjectEnd reports whether the next token ends an object definition,
+// which a truncated array or dictionary must not swallow.
+func (p *Parser) atObjectEnd() bool {
+	rest := p.b[p.pos:]
+	return bytes.HasPrefix(rest, []byte("endobj")) || bytes.HasPrefix(rest, []byte("stream")) ||
+		bytes.HasPrefix(rest, []byte("endstream"))
+}
+
+func (p *Parser) dict(depth int) (Object, error) {
+	p.pos += 2 // '<<'
+	d := &Dict{}
+	for {
+		p.SkipSpace()
+		if p.pos >= len(p.b) {
+			return d, ErrEOF
+		}
+		c := p.b[p.pos]
+		if c == '>' {
+			p.pos++
+			if p.pos < len(p.b) && p.b[p.pos] == '>' {
+				p.pos++
+			} else {
+				p.Anomalies++
+			}
+			return d, nil
+		}
+		if p.atObjectEnd() {
+			p.Anomalies++
+			return d, nil
+		}
+		if c != '/' {
+			// Not a key: skip the stray token and carry on.
+			before := p.pos
+			if _, err := p.object(depth + 1); err != nil && err != ErrSyntax {
+				return d, err
+			}
+			if p.pos == before {
+				p.pos++
+			}
+			p.Anomalies++
+			continue
+		}
+		k, err := p.name()
+		if err != nil {
+			return d, err
+		}
+		p.SkipSpace()
+		if p.pos < len(p.b) && p.b[p.pos] == '>' {
+			// A key directly followed by ">>" has no value: read it as null.
+			p.Anomalies++
+			d.set(k.(Name), nil)
+			continue
+		}
+		var v Object
+		v, err = p.object(depth + 1)
+		if err != nil {
+			if err == ErrSyntax {
+				p.Anomalies++
+				d.set(k.(Name), nil)
+				continue
+			}
+			return d, err
+		}
+		if d.set(k.(Name), v) {
+			p.Anomalies++
+		}
+	}
+}
+
+// numberOrRef parses a number and, for "int int R", a reference.
+func (p *Parser) numberOrRef() (Object, error) {
+	n, isInt, ok := p.number()
+	if !ok {
+		return nil, ErrSyntax
+	}
+	if !isInt {
+		return n, nil
+	}
+	num := int64(n.(Int))
+	// Look ahead for "gen R" without consuming on mismatch.
+	save := p.pos
+	p.SkipSpace()
+	if p.pos < len(p.b) && p.b[p.pos] >= '0' && p.b[p.pos] <= '9' {
+		g, gInt, gok := p.number()
+		if gok && gInt {
+			p.SkipSpace()
+			if p.pos < len(p.b) && p.b[p.pos] == 'R' && (p.pos+1 == len(p.b) || !isRegular(p.b[p.pos+1])) {
+				p.pos++
+				gen := int64(g.(Int))
+				if num >= 0 && num <= 1<<31 && gen >= 0 && gen <= 65535 {
+					return Ref{Num: int(num), Gen: int(gen)}, nil
+				}
+				p.Anomalies++
+				return nil, nil
+			}
+		}
+	}
+	p.pos = save
+	return n, nil
+}
+
+// number reads a numeric token. Malformed forms such as "--5" or "1.2.3" are
+// read leniently the way viewers do.
+func (p *Parser) number() (Object, bool, bool) {
+	start := p.pos
+	b := p.b
+	for p.pos < len(b) {
+		c := b[p.pos]
+		if (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+' {
+			p.pos++
+			continue
+		}
+		break
+	}
+	tok := b[start:p.pos]
+	if len(tok) == 0 {
+		return nil, false, false
+	}
+	isInt := true
+	for i, c := range tok {
+		if c == '.' || ((c == '-' || c == '+') && i > 0) {
+			isInt = false
+		}
+	}
+	if isInt {
+		if v, err := strconv.ParseInt(string(tok), 10, 64); err == nil {
+			return Int(v), true, true
+		}
+	}
+	// Normalise: keep one leading sign, digits and the first dot.
+	s := make([]byte, 0, len(tok))
+	neg := false
+	i := 0
+	for i < len(tok) && (tok[i] == '-' || tok[i] == '+') {
+		if tok[i] == '-' {
+			neg = !neg
+		}
+		i++
+	}
+	if neg {
+		s = append(s, '-')
+	}
+	dot := false
+	for ; i < len(tok); i++ {
+		c := tok[i]
+		if c == '.' {
+			if dot {
+				break
+			}
+			dot = true
+		} else if c < '0' || c > '9' {
+			break
+		}
+		s = append(s, c)
+	}
+	if len(s) == 0 || string(s) == "-" || string(s) == "." || string(s) == "-." {
+		p.Anomalies++
+		return Int(0), true, true
+	}
+	v, err := strconv.ParseFloat(string(s), 64)
+	if err != nil {
+		p.Anomalies++
+		return Int(0), true, true
+	}
+	if len(s) != len(tok) {
+		p.Anomalies++
+	}
+	return Real(v), false, true
+}
+
+// Indirect is one "num gen obj ... endobj" definition.
+type Indirect struct {
+	Num, Gen int
+	Offset   int // offset of the object number
+	Value    Object
+}
+
+// ReadInt reads an unsigned integer token.
+func (p *Parser) ReadInt() (int64, bool) {
+	p.SkipSpace()
+	start := p.pos
+	var v int64
+	for p.pos < len(p.b) && p.b[p.pos] >= '0' && p.b[p.pos] <= '9' {
+		if v > (1<<62)/10 {
+			return 0, false
+		}
+		v = v*10 + int64(p.b[p.pos]-'0')
+		p.pos++
+	}
+	return v, p.pos > start
+}
+
+// IndirectAt parses the object defined at off: "num gen obj value [stream
+// data endstream] endobj". The stream's data bounds come from /Length when it
+// is right, and from the next "endstream" otherwise.
+func (p *Parser) IndirectAt(off int) (Indirect, error) {
+	p.Seek(off)
+	p.SkipSpace()
+	start := p.pos
+	num, ok1 := p.ReadInt()
+	gen, ok2 := p.ReadInt()
+	if !ok1 || !ok2 || string(p.Keyword()) != "obj" || num > 1<<31 || gen > 65535 {
+		return Indirect{}, ErrNotObject
+	}
+	ind := Indirect{Num: int(num), Gen: int(gen), Offset: start}
+	v, err := p.Object()
+	if err != nil && err != ErrSyntax {
+		ind.Value = v
+		return ind, err
+	}
+	ind.Value = v
+	if d, ok := v.(*Dict); ok && p.PeekKeyword("stream") {
+		s, err := p.stream(d)
+		if err != nil {
+			return ind, err
+		}
+		ind.Value = s
+	}
+	return ind, nil
+}
+
+func (p *Parser) stream(d *Dict) (*Stream, error) {
+	p.Keyword() // "stream"
+	b := p.b
+	// The keyword is followed by CRLF or LF; tolerate a lone CR or spaces.
+	for p.pos < len(b) && b[p.pos] == ' ' {
+		p.pos++
+	}
+	if p.pos < len(b) && b[p.pos] == '\r' {
+		p.pos++
+	}
+	if p.pos < len(b) && b[p.pos] == '\n' {
+		p.pos++
+	}
+	start := p.pos
+	s := &Stream{Dict: d, Start: start}
+	length, ok := int64(-1), false
+	switch l := d.Get("Length").(type) {
+	case Int:
+		length, ok = int64(l), true
+	case Ref:
+		if p.Length != nil {
+			length, ok = p.Length(l)
+		}
+	}
+	if ok && length >= 0 && int64(start)+length <= int64(len(b)) {
+		end := start + int(length)
+		q := end
+		for q < len(b) && IsWhite(b[q]) {
+			q++
+		}
+		if bytes.HasPrefix(b[q:], []byte("endstream")) {
+			s.End = end
+			p.pos = q + len("endstream")
+			p.skipEndobj()
+			return s, nil
+		}
+	}
+	// /Length is missing, indirect and unresolvable, or wrong.
+	var at int
+	if p.EndstreamAt != nil {
+		at = p.EndstreamAt(start)
+	} else {
+		at = bytes.Index(b[start:], []byte("endstream"))
+		if at >= 0 {
+			at += start
+		}
+	}
+	if at < 0 {
+		s.End = len(b)
+		s.LengthRepaired = true
+		p.pos = len(b)
+		return s, ErrBadStream
+	}
+	end := at
+	// Data ends before the EOL that precedes "endstream".
+	if end > start && b[end-1] == '\n' {
+		end--
+	}
+	if end > start && b[end-1] == '\r' {
+		end--
+	}
+	s.End = end
+	s.LengthRepaired = true
+	p.pos = at + len("endstream")
+	p.skipEndobj()
+	return s, nil
+}
+
+func (p *Parser) skipEndobj() {
+	save := p.pos
+	if string(p.Keyword()) != "endobj" {
+		p.pos = save
+	}
+}

@@ -1,0 +1,146 @@
+package pdf
+
+import (
+	"github.com/doctrust/doctrust/engine/pdf/cos"
+	"github.com/doctrust/doctrust/engine/pdf/filters"
+	"github.com/doctrust/doctrust/engine/report"
+)
+
+// maxFieldNodes bounds the AcroForm field walk.
+const maxFieldNodes = 10000
+
+// readDocument fills the document block and what the families share.
+func (a *analysis) readDocument() {
+	f := a.f
+	doc := &a.r.Document
+	doc.Revisions = len(f.Revisions)
+	doc.Encrypted = f.Encrypted
+	a.catalog = a.dict(f.Trailer().Get("Root"))
+	if a.catalog == nil {
+		return
+	}
+	pages, damaged := walkPages(f, a.catalog, 0)
+	a.pages = pages
+	a.pageTree.damaged = damaged
+	doc.Pages = len(pages)
+	doc.Signed = a.hasSignatureValue()
+	if f.Encrypted {
+		// Info strings and the XMP stream are encrypted: nothing textual
+		// can be read without decrypting, which this engine does not do.
+		return
+	}
+	a.info = a.dict(f.Trailer().Get("Info"))
+	a.xmp = a.readXMP()
+	doc.Producer = report.Str(report.Untrusted(firstNonEmpty(a.infoText("Producer"), a.xmp.First(nsPDF, "Producer"))))
+	doc.Creator = report.Str(report.Untrusted(firstNonEmpty(a.infoText("Creator"), a.xmp.First(nsXMP, "CreatorTool"))))
+	doc.CreationDate = a.isoDate("CreationDate", "CreateDate")
+	doc.ModDate = a.isoDate("ModDate", "ModifyDate")
+}
+
+func firstNonEmpty(vals ...string) string {
+	for _, v := range vals {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func (a *analysis) infoText(key cos.Name) string {
+	if a.info == nil {
+		return ""
+	}
+	return cos.Text(a.resolve(a.info.Get(key)))
+}
+
+func (a *analysis) infoDate(key cos.Name) (cos.Date, bool) {
+	s := a.infoText(key)
+	if s == "" {
+		return cos.Date{}, false
+	}
+	return cos.ParseDate(s)
+}
+
+func (a *analysis) xmpDate(name string) (cos.Date, bool) {
+	s := a.xmp.First(nsXMP, name)
+	if s == "" {
+		return cos.Date{}, false
+	}
+	return cos.ParseXMPDate(s)
+}
+
+// isoDate renders the Info date, or the XMP date when Info has none.
+func (a *analysis) isoDate(infoKey cos.Name, xmpName string) *string {
+	if d, ok := a.infoDate(infoKey); ok {
+		return report.Str(d.ISO())
+	}
+	if d, ok := a.xmpDate(xmpName); ok {
+		return report.Str(d.ISO())
+	}
+	return nil
+}
+
+// readXMP decodes the catalogue's metadata stream.
+func (a *analysis) readXMP() *XMP {
+	st, ok := a.resolve(a.catalog.Get("Metadata")).(*cos.Stream)
+	if !ok {
+		return nil
+	}
+	data, err := filters.Decode(st.Raw(a.f.Data), st.Dict, a.resolve, a.f.Budget)
+	if err != nil && len(data) == 0 {
+		if err != filters.ErrBudget {
+			a.f.Warn.StreamErrors++
+		}
+		return nil
+	}
+	return ParseXMP(data)
+}
+
+// hasSignatureValue reports whether any signature field carries a value,
+// or the catalogue's /Perms names a signature dictionary.
+func (a *analysis) hasSignatureValue() bool {
+	if perms := a.dict(a.catalog.Get("Perms")); perms != nil {
+		for _, k := range []cos.Name{"DocMDP", "UR3", "UR"} {
+			if isSigDict(a.dict(perms.Get(k))) {
+				return true
+			}
+		}
+	}
+	form := a.dict(a.catalog.Get("AcroForm"))
+	if form == nil {
+		return false
+	}
+	fields, _ := a.resolve(form.Get("Fields")).(cos.Array)
+	stack := append([]cos.Object(nil), fields...)
+	seen := map[int]bool{}
+	for n := 0; len(stack) > 0 && n < maxFieldNodes; n++ {
+		o := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if ref, ok := o.(cos.Ref); ok {
+			if seen[ref.Num] {
+				continue
+			}
+			seen[ref.Num] = true
+		}
+		d := a.dict(o)
+		if d == nil {
+			continue
+		}
+		if d.Name("FT") == "Sig" && isSigDict(a.dict(d.Get("V"))) {
+			return true
+		}
+		if kids, ok := a.resolve(d.Get("Kids")).(cos.Array); ok {
+			stack = append(stack, kids...)
+		}
+	}
+	return false
+}
+
+// isSigDict recognises a signature value dictionary.
+func isSigDict(d *cos.Dict) bool {
+	if d == nil {
+		return false
+	}
+	t := d.Name("Type")
+	return t == "Sig" || t == "DocTimeStamp" || (d.Has("ByteRange") && d.Has("Contents"))
+}

@@ -1,0 +1,119 @@
+package pdf
+
+import (
+	"strings"
+	"time"
+
+	"github.com/doctrust/doctrust/engine/pdf/cos"
+	"github.com/doctrust/doctrust/engine/producers"
+	"github.com/doctrust/doctrust/engine/report"
+)
+
+// Tolerances for date comparisons. Writers round and time zones get lost,
+// so small differences are not evidence of anything.
+const (
+	dateTolerance   = 120 * time.Second
+	zonelessSlack   = 14 * time.Hour // a date without offset may be any zone's wall clock
+	futureTolerance = 24 * time.Hour
+)
+
+// metadataInconsistency compares the Info dictionary with the XMP packet,
+// checks date order and future dates, and reads the XMP editing history.
+func (a *analysis) metadataInconsistency() *report.Finding {
+	if a.f.Encrypted {
+		return nil
+	}
+	type finding struct {
+		sev report.Severity
+		msg report.Message
+	}
+	var found []finding
+	ev := map[string]any{}
+
+	created, cOK := a.infoDate("CreationDate")
+	modified, mOK := a.infoDate("ModDate")
+	xCreated, xcOK := a.xmpDate("CreateDate")
+	xModified, xmOK := a.xmpDate("ModifyDate")
+
+	if cOK && mOK && before(modified, created) || xcOK && xmOK && before(xModified, xCreated) {
+		found = append(found, finding{report.Medium, report.Msg("metadata-inconsistency.dates-out-of-order")})
+		ev["datesOutOfOrder"] = true
+	}
+	if !a.opt.Now.IsZero() {
+		var future []string
+		for _, d := range []struct {
+			name string
+			d    cos.Date
+			ok   bool
+		}{{"infoCreationDate", created, cOK}, {"infoModDate", modified, mOK}, {"xmpCreateDate", xCreated, xcOK}, {"xmpModifyDate", xModified, xmOK}} {
+			if d.ok && d.d.Time.After(a.opt.Now.Add(futureTolerance)) {
+				future = append(future, d.name)
+			}
+		}
+		if len(future) > 0 {
+			found = append(found, finding{report.Medium, report.Msg("metadata-inconsistency.future-date")})
+			ev["futureDates"] = future
+		}
+	}
+	infoProducer, xmpProducer := a.infoText("Producer"), a.xmp.First(nsPDF, "Producer")
+	if infoProducer != "" && xmpProducer != "" && normalise(infoProducer) != normalise(xmpProducer) {
+		found = append(found, finding{report.Low, report.Msg("metadata-inconsistency.producer-mismatch")})
+		ev["infoProducer"] = report.Untrusted(infoProducer)
+		ev["xmpProducer"] = report.Untrusted(xmpProducer)
+	}
+	var mismatched []string
+	if cOK && xcOK && datesDiffer(created, xCreated) {
+		mismatched = append(mismatched, "creation")
+	}
+	if mOK && xmOK && datesDiffer(modified, xModified) {
+		mismatched = append(mismatched, "modification")
+	}
+	if len(mismatched) > 0 {
+		found = append(found, finding{report.Low, report.Msg("metadata-inconsistency.date-mismatch", "fields", len(mismatched), "toleranceSeconds", int(dateTolerance/time.Second))})
+		ev["dateMismatches"] = mismatched
+	}
+	var historyEditors []producers.Tool
+	for _, t := range producers.Identify(a.xmp.All(nsEvt, "softwareAgent")...) {
+		if t.Class.IsEditor() {
+			historyEditors = append(historyEditors, t)
+		}
+	}
+	if len(historyEditors) > 0 {
+		found = append(found, finding{report.Low, report.Msg("metadata-inconsistency.history-editor", "editors", len(historyEditors))})
+		report.Capped(ev, "historyEditors", historyEditors)
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	fd := &report.Finding{Family: "metadata-inconsistency", Evidence: ev, Severity: found[0].sev, Message: found[0].msg}
+	for _, f := range found[1:] {
+		fd.Severity = fd.Severity.Max(f.sev)
+		fd.Notes = append(fd.Notes, f.msg)
+	}
+	return fd
+}
+
+// before reports a strictly earlier date beyond the tolerance.
+func before(a, b cos.Date) bool {
+	slack := dateTolerance
+	if !a.HasZone || !b.HasZone {
+		slack += zonelessSlack
+	}
+	return a.Time.Add(slack).Before(b.Time)
+}
+
+func datesDiffer(a, b cos.Date) bool {
+	d := a.Time.Sub(b.Time)
+	if d < 0 {
+		d = -d
+	}
+	slack := dateTolerance
+	if !a.HasZone || !b.HasZone {
+		slack += zonelessSlack
+	}
+	return d > slack
+}
+
+func normalise(s string) string {
+	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
+}

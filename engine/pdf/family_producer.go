@@ -1,0 +1,61 @@
+package pdf
+
+import (
+	"github.com/doctrust/doctrust/engine/producers"
+	"github.com/doctrust/doctrust/engine/report"
+)
+
+// producerFingerprint names the software that wrote the file and fires when
+// a PDF editor is among it. Severity follows SPEC.md: an editor with one
+// revision is low, a re-save (more than one revision) medium, and pages that
+// are one full-page image corroborate it to high.
+func (a *analysis) producerFingerprint() *report.Finding {
+	infoProducer, infoCreator := a.infoText("Producer"), a.infoText("Creator")
+	xmpProducer, xmpCreator := a.xmp.First(nsPDF, "Producer"), a.xmp.First(nsXMP, "CreatorTool")
+	values := []string{infoProducer, xmpProducer, infoCreator, xmpCreator}
+	values = append(values, a.xmp.All(nsEvt, "softwareAgent")...)
+	tools := producers.Identify(values...)
+	var editors []producers.Tool
+	for _, t := range tools {
+		if t.Class.IsEditor() {
+			editors = append(editors, t)
+		}
+	}
+	if len(editors) == 0 {
+		return nil
+	}
+	origin := "authoring"
+	for _, t := range producers.Identify(infoProducer, xmpProducer) {
+		if t.Class.IsEditor() {
+			origin = "pdf-editor"
+			break
+		}
+	}
+	revisions := len(a.f.Revisions)
+	ev := map[string]any{
+		"origin":    origin,
+		"producer":  report.Untrusted(firstNonEmpty(infoProducer, xmpProducer)),
+		"creator":   report.Untrusted(firstNonEmpty(infoCreator, xmpCreator)),
+		"revisions": revisions,
+	}
+	report.Capped(ev, "tools", tools)
+	report.Capped(ev, "editorTools", editors)
+	report.Capped(ev, "fullPageImagePages", a.fullPageImagePages)
+	editorClass := report.Kind(editors[0].Class)
+	fd := &report.Finding{Family: "producer-fingerprint", Evidence: ev}
+	switch {
+	case len(a.fullPageImagePages) > 0:
+		fd.Severity = report.High
+		fd.Message = report.Msg("producer-fingerprint.editor-full-page-image", "editors", len(editors), "editorClass", editorClass, "pages", len(a.fullPageImagePages))
+	case revisions > 1:
+		fd.Severity = report.Medium
+		fd.Message = report.Msg("producer-fingerprint.editor-resaved", "editors", len(editors), "editorClass", editorClass, "revisions", revisions)
+	default:
+		fd.Severity = report.Low
+		fd.Message = report.Msg("producer-fingerprint.editor-single-save", "editors", len(editors), "editorClass", editorClass)
+	}
+	if origin == "authoring" {
+		fd.Notes = append(fd.Notes, report.Msg("producer-fingerprint.authoring-note", "origin", report.Kind(origin)))
+	}
+	return fd
+}

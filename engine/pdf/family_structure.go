@@ -1,0 +1,93 @@
+package pdf
+
+import "github.com/doctrust/doctrust/engine/report"
+
+// structureCode is one structural problem with its severity and message.
+type structureCode struct {
+	code string
+	sev  report.Severity
+	msg  report.Message
+}
+
+// structureWarnings reports what the parser met and tolerated, and what was
+// not analysed. The first code is the evidence's primary code: an encrypted
+// file always leads with encrypted-content-not-analysed (SPEC.md).
+func (a *analysis) structureWarnings() *report.Finding {
+	w := a.f.Warn
+	var codes []structureCode
+	add := func(code string, sev report.Severity, kv ...any) {
+		codes = append(codes, structureCode{code, sev, report.Msg("structure-warnings."+code, kv...)})
+	}
+	ev := map[string]any{}
+	if a.f.Encrypted {
+		skipped := report.EncryptedSkipped()
+		add("encrypted-content-not-analysed", report.Low, "skipped", len(skipped))
+		ev["skippedFamilies"] = skipped
+	}
+	noObjects := len(a.f.Entries()) == 0
+	switch {
+	case a.catalog == nil && noObjects:
+		add("unparseable", report.Medium)
+	case a.catalog == nil:
+		add("catalog-missing", report.Medium)
+	}
+	if w.XrefLoop {
+		add("xref-loop", report.Medium, "sections", w.Sections)
+	}
+	if w.XrefRepaired && !noObjects {
+		add("xref-repaired", report.Low, "objects", len(a.f.Entries()))
+	}
+	if w.Truncated {
+		add("truncated", report.Low)
+	}
+	if a.f.Budget.Exhausted {
+		add("budget-exhausted", report.Low, "budgetBytes", a.f.Budget.Limit, "streams", a.f.Budget.Refused)
+		ev["budgetBytes"] = a.f.Budget.Limit
+	}
+	if w.ObjectErrors > 0 {
+		add("object-errors", report.Low, "count", w.ObjectErrors)
+		ev["objectErrors"] = w.ObjectErrors
+	}
+	if w.StreamErrors > 0 {
+		add("stream-errors", report.Low, "count", w.StreamErrors)
+		ev["streamErrors"] = w.StreamErrors
+	}
+	if a.pageTree.damaged && a.catalog != nil {
+		add("page-tree-damaged", report.Low, "pages", len(a.pages))
+	}
+	if len(a.faults) > 0 {
+		add("analysis-fault", report.Low, "families", len(a.faults))
+		ev["faults"] = len(a.faults)
+	}
+	if w.EntriesRepaired > 0 {
+		add("xref-entries-repaired", report.Info, "entries", w.EntriesRepaired)
+		ev["entriesRepaired"] = w.EntriesRepaired
+	}
+	if w.HeaderMissing {
+		add("header-missing", report.Info)
+	}
+	if w.LeadingJunk > 0 {
+		add("leading-junk", report.Info, "bytes", w.LeadingJunk)
+		ev["leadingBytes"] = w.LeadingJunk
+	}
+	if w.TrailingData > 0 {
+		add("trailing-data", report.Info, "bytes", w.TrailingData)
+		ev["trailingBytes"] = w.TrailingData
+	}
+	if len(codes) == 0 {
+		return nil
+	}
+	names := make([]string, len(codes))
+	fd := &report.Finding{Family: "structure-warnings", Evidence: ev, Message: codes[0].msg, Severity: codes[0].sev}
+	for i, c := range codes {
+		names[i] = c.code
+		fd.Severity = fd.Severity.Max(c.sev)
+		if i > 0 {
+			fd.Notes = append(fd.Notes, c.msg)
+		}
+	}
+	ev["code"] = codes[0].code
+	ev["codes"] = names
+	ev["xrefSections"] = w.Sections
+	return fd
+}

@@ -1,0 +1,138 @@
+// Package pdf analyses a PDF for the report: the document block, the cost,
+// and one file per signal family. It reads the file through package file
+// (revisions and objects) and never runs, opens or follows anything the
+// document carries.
+package pdf
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/doctrust/doctrust/engine/pdf/cos"
+	"github.com/doctrust/doctrust/engine/pdf/file"
+	"github.com/doctrust/doctrust/engine/pdf/filters"
+	"github.com/doctrust/doctrust/engine/report"
+)
+
+// DefaultBudget is the decompression allowance of one inspection: the sum
+// of bytes all filters may produce. Streams are decoded one at a time and
+// dropped, so resident memory stays far below it.
+const DefaultBudget = 256 << 20
+
+// Options select what the analysis does.
+type Options struct {
+	// Triage skips the per-page content walk (SPEC.md ?mode=triage).
+	Triage bool
+	// Now is the time of analysis, for the future-date check; zero skips it.
+	Now time.Time
+	// Budget overrides DefaultBudget when positive.
+	Budget int64
+}
+
+// ErrDeadline is returned when the context ends before the analysis does.
+var ErrDeadline = errors.New("pdf: analysis deadline exceeded")
+
+// analysis carries what the families share.
+type analysis struct {
+	f        *file.File
+	opt      Options
+	r        *report.Report
+	catalog  *cos.Dict
+	info     *cos.Dict
+	xmp      *XMP
+	pages    []page
+	pageTree pageTreeStatus
+	// fullPageImagePages lists 1-based pages whose content paints one image
+	// over (almost) the whole page; nil in triage mode.
+	fullPageImagePages []int
+	contentStreams     int
+	changes            []RevisionChange
+	faults             []string
+}
+
+// Analyze inspects a PDF. header is the offset of "%PDF" (-1 when absent).
+// Its only error is ErrDeadline.
+func Analyze(ctx context.Context, data []byte, header int, opt Options) (*report.Report, error) {
+	budget := int64(DefaultBudget)
+	if opt.Budget > 0 {
+		budget = opt.Budget
+	}
+	f, err := file.Open(ctx, data, header, filters.NewBudget(budget))
+	if err != nil {
+		return nil, ErrDeadline
+	}
+	a := &analysis{f: f, opt: opt, r: report.New(report.MediaPDF, int64(len(data)))}
+	a.safe("document", a.readDocument)
+	if !opt.Triage && !f.Encrypted {
+		a.safe("content", a.walkContent)
+	}
+	for _, fam := range families {
+		if ctx.Err() != nil {
+			return nil, ErrDeadline
+		}
+		if a.skipped(fam.id) {
+			continue
+		}
+		fn := fam.run
+		a.safe(fam.id, func() {
+			if fd := fn(a); fd != nil {
+				a.r.Add(*fd)
+			}
+		})
+	}
+	if ctx.Err() != nil {
+		return nil, ErrDeadline
+	}
+	if fd := a.structureWarnings(); fd != nil {
+		a.r.Add(*fd)
+	}
+	if opt.Triage {
+		a.r.Triage = report.NewTriage()
+	}
+	a.r.Summary.Cost.ExpandedBytes = f.Budget.Used
+	a.r.Finish()
+	return a.r, nil
+}
+
+// family is one signal family's analyser.
+type family struct {
+	id  string
+	run func(*analysis) *report.Finding
+}
+
+// families lists the PDF analysers in this engine version; structure
+// warnings run last because they report what the others met.
+var families = []family{
+	{"producer-fingerprint", (*analysis).producerFingerprint},
+	{"id-inconsistency", (*analysis).idInconsistency},
+	{"incremental-updates", (*analysis).incrementalUpdates},
+	{"active-content", (*analysis).activeContent},
+	{"metadata-inconsistency", (*analysis).metadataInconsistency},
+}
+
+// skipped applies the mode and encryption rules of the family catalogue.
+func (a *analysis) skipped(id string) bool {
+	fam, ok := report.LookupFamily(id)
+	if !ok {
+		return true
+	}
+	return (a.opt.Triage && fam.TriageSuppressed) || (a.f.Encrypted && fam.ContentDependent)
+}
+
+// safe runs one step, containing a panic so one family's failure on a
+// hostile file cannot take the report down; the fault is reported.
+func (a *analysis) safe(name string, fn func()) {
+	defer func() {
+		// The panic value is dropped: it may quote document bytes.
+		if recover() != nil {
+			a.faults = append(a.faults, name)
+		}
+	}()
+	fn()
+}
+
+// resolve dereferences in the newest view.
+func (a *analysis) resolve(o cos.Object) cos.Object { return a.f.Resolve(o) }
+
+func (a *analysis) dict(o cos.Object) *cos.Dict { return cos.DictOf(a.resolve(o)) }

@@ -1,0 +1,108 @@
+package report
+
+// Family is one row of the family catalogue: the single place that says which
+// families exist, which media they apply to, and which modes skip them.
+type Family struct {
+	ID    string
+	Media MediaType // "" for families any media may raise
+	// ContentDependent families read encrypted page content or strings and
+	// are skipped on an encrypted PDF (DESIGN.md lists six).
+	ContentDependent bool
+	// TriageSuppressed families need the per-page content walk and are
+	// skipped in triage mode (DESIGN.md lists eight).
+	TriageSuppressed bool
+	// Summary is the one-line English description used in docs/families.md.
+	Summary string
+}
+
+// families is the catalogue. Order is documentation order only.
+var families = []Family{
+	{ID: "structure-warnings", Summary: "The file is malformed, repaired, truncated, encrypted or exhausted its parsing budget: what was and was not analysed."},
+	{ID: "producer-fingerprint", Media: MediaPDF, Summary: "The software that wrote the file, with PDF editors singled out."},
+	{ID: "id-inconsistency", Media: MediaPDF, Summary: "The trailer /ID pair disagrees with the revision history."},
+	{ID: "incremental-updates", Media: MediaPDF, Summary: "Revisions appended after the original save, with what each one wrote and overwrote."},
+	{ID: "signature-coverage", Media: MediaPDF, Summary: "What each signature's byte range covers and what was appended after it."},
+	{ID: "signature-permissions", Media: MediaPDF, TriageSuppressed: true, Summary: "Revisions after a certification signature assessed against its DocMDP permissions."},
+	{ID: "redaction-exposure", Media: MediaPDF, ContentDependent: true, TriageSuppressed: true, Summary: "Text still present under redaction boxes."},
+	{ID: "document-injection-markers", Media: MediaPDF, ContentDependent: true, Summary: "Text addressed to a language model in PDF metadata and annotation carriers."},
+	{ID: "issuer-mismatch", Media: MediaPDF, Summary: "The file's structure diverges from the named issuer's baseline."},
+	{ID: "active-content", Media: MediaPDF, Summary: "JavaScript, launch, submit and import actions, attached files, rich media and links: reported, never run."},
+	{ID: "metadata-inconsistency", Media: MediaPDF, Summary: "Info dictionary and XMP disagree, dates out of order or in the future, editing tools in the XMP history."},
+	{ID: "hidden-text", Media: MediaPDF, ContentDependent: true, TriageSuppressed: true, Summary: "Text a reader cannot see: invisible render mode, background colour, outside the page, microscopic."},
+	{ID: "content-overlay", Media: MediaPDF, ContentDependent: true, TriageSuppressed: true, Summary: "Opaque boxes or images painted over text, with new text on top."},
+	{ID: "font-anomalies", Media: MediaPDF, ContentDependent: true, TriageSuppressed: true, Summary: "Several subsets of one font, fonts first used by a later revision, stray Type3 glyphs."},
+	{ID: "embedded-image-anomalies", Media: MediaPDF, TriageSuppressed: true, Summary: "Full-page images and images replaced in a later revision."},
+	{ID: "numeric-edits", Media: MediaPDF, ContentDependent: true, TriageSuppressed: true, Summary: "Digits changed between revisions in overwritten content."},
+	{ID: "annotation-overlays", Media: MediaPDF, TriageSuppressed: true, Summary: "Annotations whose rectangles cover page text."},
+	{ID: "page-geometry", Media: MediaPDF, Summary: "Mixed page sizes or rotations, crop boxes hiding content."},
+
+	{ID: "office-macros", Media: MediaOffice, Summary: "VBA projects and macro-enabled content types."},
+	{ID: "office-external-links", Media: MediaOffice, Summary: "Remote templates, OLE links, remote images, DDE fields and external workbook links."},
+	{ID: "office-embedded-objects", Media: MediaOffice, Summary: "OLE objects, embedded packages, ActiveX controls and embedded fonts."},
+	{ID: "office-hidden-content", Media: MediaOffice, Summary: "Hidden runs, sheets, rows, columns and slides holding content."},
+	{ID: "office-tracked-changes", Media: MediaOffice, Summary: "Insertions, deletions and moves still recorded in the package."},
+	{ID: "office-injection-markers", Media: MediaOffice, Summary: "Text addressed to a language model in document properties, comments and hidden runs."},
+	{ID: "office-metadata-anomalies", Media: MediaOffice, Summary: "Editing time, save count, dates and application claims that contradict each other."},
+	{ID: "office-structure-anomalies", Media: MediaOffice, Summary: "Undeclared parts, lying content types, missing targets and zip anomalies; the package walk's limits."},
+
+	{ID: "image-structure-anomalies", Media: MediaImage, Summary: "Truncation, bad checksums, broken markers, containers that are not walked."},
+	{ID: "image-editing-software", Media: MediaImage, Summary: "Editing software named in EXIF, XMP or Photoshop resources."},
+	{ID: "image-metadata-inconsistency", Media: MediaImage, Summary: "Capture and modification dates or dimensions that disagree."},
+	{ID: "image-thumbnail-mismatch", Media: MediaImage, Summary: "An embedded thumbnail inconsistent with the main image."},
+	{ID: "image-compression-history", Media: MediaImage, Summary: "Quantisation tables that do not match the claimed camera; recompression traces."},
+	{ID: "image-trailing-data", Media: MediaImage, Summary: "Bytes after the end of the image, such as an appended archive."},
+	{ID: "image-generative-markers", Media: MediaImage, Summary: "C2PA, IPTC or generator text declaring synthetic or AI-generated content."},
+	{ID: "image-metadata-stripped", Media: MediaImage, Summary: "A photo-like file with no capture metadata at all."},
+	{ID: "image-location-present", Media: MediaImage, Summary: "GPS coordinates are present (a privacy fact, not a fraud risk)."},
+}
+
+// Families returns a copy of the catalogue.
+func Families() []Family {
+	return append([]Family(nil), families...)
+}
+
+// LookupFamily returns the catalogue row for id.
+func LookupFamily(id string) (Family, bool) {
+	for _, f := range families {
+		if f.ID == id {
+			return f, true
+		}
+	}
+	return Family{}, false
+}
+
+// TriageSuppressed lists the families triage mode skips, in catalogue order.
+func TriageSuppressed() []string {
+	var out []string
+	for _, f := range families {
+		if f.TriageSuppressed {
+			out = append(out, f.ID)
+		}
+	}
+	return out
+}
+
+// EncryptedSkipped lists the content-dependent families an encrypted PDF skips.
+func EncryptedSkipped() []string {
+	var out []string
+	for _, f := range families {
+		if f.ContentDependent {
+			out = append(out, f.ID)
+		}
+	}
+	return out
+}
+
+// TriageGuidance is the constant guidance of the triage block.
+const TriageGuidance = "Triage mode analysed structure, metadata, signatures and presence flags only; " +
+	"page content was not walked, so the suppressed families were not run. " +
+	"A quiet triage report is not a clean document: run a full inspection before relying on it."
+
+// NewTriage returns the triage block for a triage-mode PDF report.
+func NewTriage() *TriageBlock {
+	return &TriageBlock{
+		ContentAnalysed:    false,
+		SuppressedFamilies: TriageSuppressed(),
+		Guidance:           TriageGuidance,
+	}
+}

@@ -1,0 +1,72 @@
+package report
+
+import (
+	"strings"
+	"unicode"
+)
+
+// MaxUntrustedRunes is the length attacker-authored strings are cut to.
+const MaxUntrustedRunes = 200
+
+// MaxArray is the cap on every list in a report's evidence.
+const MaxArray = 50
+
+// Redacted is what ?redact=payload puts in place of untrusted values.
+const Redacted = "[redacted]"
+
+// Untrusted sanitises an attacker-authored string for evidence: invalid UTF-8
+// is replaced, control and bidirectional-formatting characters are removed
+// (so the string cannot reorder or hide what a reviewer sees), and the result
+// is cut to MaxUntrustedRunes runes. Such strings go only into evidence keys
+// documented as untrusted, never into title, detail or params.
+func Untrusted(s string) string {
+	var b strings.Builder
+	b.Grow(min(len(s), MaxUntrustedRunes*2))
+	n := 0
+	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
+		if n >= MaxUntrustedRunes {
+			break
+		}
+		if dropRune(r) {
+			continue
+		}
+		b.WriteRune(r)
+		n++
+	}
+	return b.String()
+}
+
+func dropRune(r rune) bool {
+	if unicode.IsControl(r) {
+		return true
+	}
+	switch {
+	case r == 0x061C, r == 0x200E, r == 0x200F,
+		r >= 0x202A && r <= 0x202E,
+		r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
+}
+
+// UntrustedField is one attacker-authored carrier in injection-style evidence.
+// Redaction replaces both keys.
+type UntrustedField struct {
+	Name    string `json:"name"`
+	Payload string `json:"payload"`
+}
+
+// Capped puts list into ev under name, cut to MaxArray items, with the
+// companion <name>Total and <name>Truncated keys every capped list carries.
+func Capped[T any](ev map[string]any, name string, list []T) {
+	if list == nil {
+		list = []T{}
+	}
+	total := len(list)
+	if total > MaxArray {
+		list = list[:MaxArray]
+	}
+	ev[name] = list
+	ev[name+"Total"] = total
+	ev[name+"Truncated"] = total > MaxArray
+}

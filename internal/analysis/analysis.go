@@ -1,0 +1,102 @@
+// Package analysis is the one pipeline every door into the engine uses (the
+// HTTP API, the Lambda functions, the CLI): it runs the engine under the
+// per-document deadline, assigns the report id, evaluates the caller's
+// policy on the unredacted report, applies redaction and timing, and signs
+// the receipt. The engine stays pure; the id, the clock and the secret live
+// here.
+package analysis
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/doctrust/doctrust/engine"
+	"github.com/doctrust/doctrust/engine/policy"
+	"github.com/doctrust/doctrust/engine/receipt"
+	"github.com/doctrust/doctrust/engine/report"
+	"github.com/google/uuid"
+)
+
+// DefaultDeadline is the per-document budget of SPEC.md (15 000 ms).
+const DefaultDeadline = 15 * time.Second
+
+// Errors the doors map onto SPEC.md's table.
+var (
+	ErrUnreadable = engine.ErrUnreadable // 422 not_a_pdf
+	ErrDeadline   = engine.ErrDeadline   // 422 analysis_timeout
+)
+
+// Request is one inspection.
+type Request struct {
+	Data   []byte
+	Triage bool
+	Redact bool
+	Timing bool
+	Policy *policy.Policy
+}
+
+// Pipeline holds what the engine must not: the secret, the clock, the ids.
+type Pipeline struct {
+	Secret   []byte
+	Deadline time.Duration
+	// Now and NewID default to the wall clock and a random UUID.
+	Now   func() time.Time
+	NewID func() string
+}
+
+// Result is a finished inspection: the body to send and the report in it.
+type Result struct {
+	Body   []byte
+	Report *report.Report
+	// Unredacted is the report the policy saw (same as Report unless
+	// redaction was asked for); usage accounting reads its band.
+	Unredacted *report.Report
+}
+
+func (p *Pipeline) now() time.Time {
+	if p.Now != nil {
+		return p.Now()
+	}
+	return time.Now()
+}
+
+// NewReportID returns "insp_<uuid>".
+func NewReportID() string { return "insp_" + uuid.NewString() }
+
+// Inspect runs one request through the engine and the report transforms.
+func (p *Pipeline) Inspect(ctx context.Context, req Request) (*Result, error) {
+	deadline := p.Deadline
+	if deadline <= 0 {
+		deadline = DefaultDeadline
+	}
+	ctx, cancel := context.WithTimeout(ctx, deadline)
+	defer cancel()
+	start := p.now()
+	rep, err := engine.Inspect(ctx, req.Data, engine.Options{Triage: req.Triage, Now: start})
+	if err != nil {
+		return nil, err
+	}
+	if p.NewID != nil {
+		rep.ID = p.NewID()
+	} else {
+		rep.ID = NewReportID()
+	}
+	if req.Policy != nil {
+		pb := req.Policy.Evaluate(rep)
+		rep.Policy = &pb
+	}
+	out := rep
+	if req.Redact {
+		out = rep.Redacted()
+	}
+	if req.Timing {
+		out.Timing = &report.TimingBlock{ElapsedMs: p.now().Sub(start).Milliseconds()}
+	}
+	body, rc, err := receipt.Attach(out, p.Secret, p.now(), req.Redact)
+	if err != nil {
+		return nil, errors.Join(errors.New("analysis: signing the receipt"), err)
+	}
+	out.Receipt = &rc
+	return &Result{Body: body, Report: out, Unredacted: rep}, nil
+}
