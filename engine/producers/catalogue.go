@@ -28,10 +28,10 @@
 //   - pypdf, pdf-lib, pdftk, qpdf, pikepdf, cpdf, HummusJS/muhammara, pdfcpu,
 //     PyMuPDF, pdfrw, PDFium, PDFTron/Apryse PDFNet and PSPDFKit are
 //     modification libraries: they write a PDF mostly by loading and
-//     re-saving an existing one. PDFium in particular only appears when a
-//     loaded document is saved again (Chrome's viewer, pdfium bindings);
-//     note that it is also seen on genuine statements whose password was
-//     removed that way, so callers should weight it accordingly.
+//     re-saving an existing one. PDFium in particular appears almost only
+//     when a loaded document is saved again (Chrome's viewer, pdfium
+//     bindings); genuine statements re-saved that way (for instance to drop
+//     the password) carry it too, so callers should weight it accordingly.
 //   - Quartz PDFContext (macOS/iOS) is a PrintDriver: it is the operating
 //     system's print/export path, the analogue of "Microsoft: Print To PDF".
 //     It is not an editor even though Preview uses it. The AppendMode marker
@@ -63,16 +63,16 @@ type Class string
 
 // The classes of the catalogue.
 const (
-	OnlineEditor    Class = "online-editor"
-	DesktopEditor   Class = "desktop-editor"
-	ModifyLibrary   Class = "modification-library"
-	Library         Class = "library"
-	OfficeSuite     Class = "office-suite"
-	PrintDriver     Class = "print-driver"
-	ReportGenerator Class = "report-generator"
-	CoreSystem      Class = "core-system"
-	Scanner         Class = "scanner"
-	OCR             Class = "ocr"
+	OnlineEditor    Class = "online-editor"        // web PDF editors: iLovePDF, Smallpdf, Sejda, PDF24 Tools, Canva, ...
+	DesktopEditor   Class = "desktop-editor"       // Acrobat, Foxit, Nitro, PDF-XChange Editor, PDFelement, Preview/PDFKit, ...
+	ModifyLibrary   Class = "modification-library" // libraries mostly used to alter PDFs: pypdf, pdf-lib, pdftk, qpdf, PDFium, ...
+	Library         Class = "library"              // generation libraries and engines: iText, PDFBox, ReportLab, Skia, TeX, ...
+	OfficeSuite     Class = "office-suite"         // office and authoring applications: Word, LibreOffice, Pages, InDesign, ...
+	PrintDriver     Class = "print-driver"         // virtual printers and OS/browser print paths: Distiller, Ghostscript, Quartz, ...
+	ReportGenerator Class = "report-generator"     // reporting, forms and e-signature services: JasperReports, SSRS, DocuSign, ...
+	CoreSystem      Class = "core-system"          // statement composition systems: Quadient Inspire, OpenText Exstream, ...
+	Scanner         Class = "scanner"              // scanner/MFP firmware and capture apps: Canon iR-ADV, HP MFP, CamScanner, ...
+	OCR             Class = "ocr"                  // OCR layers: ABBYY FineReader engine, OCRmyPDF, Tesseract, Paper Capture, ...
 )
 
 // IsEditor reports whether the class edits existing PDFs (OnlineEditor,
@@ -87,8 +87,8 @@ func (c Class) IsEditor() bool {
 
 // Tool is one catalogue entry as reported.
 type Tool struct {
-	Name  string `json:"name"`
-	Class Class  `json:"class"`
+	Name  string `json:"name"`  // normalised display name, e.g. "iLovePDF", "Adobe Acrobat"
+	Class Class  `json:"class"` // what kind of software it is
 }
 
 // Entry is one catalogue entry for documentation. Patterns use a small

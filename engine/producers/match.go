@@ -56,6 +56,12 @@ func fromUTF16(s string) string {
 // Match returns the tools recognised in one producer/creator string, most
 // specific first, no duplicates. Empty or unrecognised input returns nil.
 // Matching is case-insensitive and ignores versions.
+//
+// "Most specific first" is catalogue order: editors, then capture and OCR,
+// statement systems, report generators, office suites, print drivers, and
+// generic engines (Skia, Qt, cairo, ...) last, so "Skia/PDF m137 Google Docs
+// Renderer" gives Google Docs before Skia/PDF. Every tool named in the string
+// is returned: "LibreOffice 6.3; modified using iText 7.2.2" gives both.
 func Match(s string) []Tool {
 	s = normalise(s)
 	if strings.TrimSpace(s) == "" {

@@ -308,10 +308,17 @@ func (f *File) sectionAt(off int) *Section {
 	p := cos.NewParser(f.Data, off)
 	p.SkipSpace()
 	start := p.Pos()
+	var s *Section
 	if bytes.HasPrefix(f.Data[start:], []byte("xref")) {
-		return f.readTable(start)
+		s = f.readTable(start)
+	} else {
+		s = f.readXrefStream(start)
 	}
-	return f.readXrefStream(start)
+	if s != nil && start != off {
+		// Readers that follow the specification strictly stop here.
+		f.Warn.EntriesRepaired++
+	}
+	return s
 }
 
 // buildRevisions groups sections (newest first) into revisions, oldest first.
