@@ -21,8 +21,16 @@ func (a *analysis) readDocument() {
 	}
 	pages, damaged := walkPages(f, a.catalog, 0)
 	a.pages = pages
-	a.pageTree.damaged = damaged
+	a.pageTreeDamaged = damaged
 	doc.Pages = len(pages)
+	if damaged && f.Encrypted {
+		// Page-tree nodes inside encrypted object streams are unreadable,
+		// not damaged: fall back to the root's own count.
+		a.pageTreeDamaged = false
+		if n, ok := cos.AsInt(a.resolve(a.dict(a.catalog.Get("Pages")).Get("Count"))); ok && n >= 0 && n <= maxPages {
+			doc.Pages = int(n)
+		}
+	}
 	doc.Signed = a.hasSignatureValue()
 	if f.Encrypted {
 		// Info strings and the XMP stream are encrypted: nothing textual
@@ -86,7 +94,11 @@ func (a *analysis) readXMP() *XMP {
 	if !ok {
 		return nil
 	}
+	before := a.f.Budget.Used
 	data, err := filters.Decode(st.Raw(a.f.Data), st.Dict, a.resolve, a.f.Budget)
+	// The budget bounds XMP decoding too, but summary.cost counts only
+	// content, object and cross-reference streams (SPEC.md).
+	a.uncountedBytes += a.f.Budget.Used - before
 	if err != nil && len(data) == 0 {
 		if err != filters.ErrBudget {
 			a.f.Warn.StreamErrors++

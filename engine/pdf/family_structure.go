@@ -28,7 +28,9 @@ func (a *analysis) structureWarnings() *report.Finding {
 	switch {
 	case a.catalog == nil && noObjects:
 		add("unparseable", report.Medium)
-	case a.catalog == nil:
+	case a.catalog == nil && !a.f.Encrypted:
+		// An encrypted file's catalogue inside an encrypted object stream
+		// is unreadable, not missing: the encrypted code already says so.
 		add("catalog-missing", report.Medium)
 	}
 	if w.XrefLoop {
@@ -40,9 +42,11 @@ func (a *analysis) structureWarnings() *report.Finding {
 	if w.Truncated {
 		add("truncated", report.Low)
 	}
-	if a.f.Budget.Exhausted {
-		add("budget-exhausted", report.Low, "budgetBytes", a.f.Budget.Limit, "streams", a.f.Budget.Refused)
-		ev["budgetBytes"] = a.f.Budget.Limit
+	if b := a.f.Budget; b.Refused > 0 {
+		add("budget-exhausted", report.Low, "budgetBytes", b.Limit, "streamLimitBytes", b.Stream, "streams", b.Refused)
+		ev["budgetBytes"] = b.Limit
+		ev["streamLimitBytes"] = b.Stream
+		ev["streamsNotDecoded"] = b.Refused
 	}
 	if w.ObjectErrors > 0 {
 		add("object-errors", report.Low, "count", w.ObjectErrors)
@@ -52,7 +56,7 @@ func (a *analysis) structureWarnings() *report.Finding {
 		add("stream-errors", report.Low, "count", w.StreamErrors)
 		ev["streamErrors"] = w.StreamErrors
 	}
-	if a.pageTree.damaged && a.catalog != nil {
+	if a.pageTreeDamaged && a.catalog != nil {
 		add("page-tree-damaged", report.Low, "pages", len(a.pages))
 	}
 	if len(a.faults) > 0 {

@@ -18,10 +18,6 @@ type page struct {
 	resources *cos.Dict
 }
 
-type pageTreeStatus struct {
-	damaged bool
-}
-
 // walkPages lists the pages of the view of revision rev (0: newest),
 // iteratively, refusing cycles and absurd depth.
 func walkPages(f *file.File, catalog *cos.Dict, rev int) ([]page, bool) {

@@ -35,20 +35,22 @@ var ErrDeadline = errors.New("pdf: analysis deadline exceeded")
 
 // analysis carries what the families share.
 type analysis struct {
-	f        *file.File
-	opt      Options
-	r        *report.Report
-	catalog  *cos.Dict
-	info     *cos.Dict
-	xmp      *XMP
-	pages    []page
-	pageTree pageTreeStatus
+	f               *file.File
+	opt             Options
+	r               *report.Report
+	catalog         *cos.Dict
+	info            *cos.Dict
+	xmp             *XMP
+	pages           []page
+	pageTreeDamaged bool
 	// fullPageImagePages lists 1-based pages whose content paints one image
 	// over (almost) the whole page; nil in triage mode.
 	fullPageImagePages []int
 	contentStreams     int
 	changes            []RevisionChange
-	faults             []string
+	// uncountedBytes were decoded but are not part of summary.cost.
+	uncountedBytes int64
+	faults         []string
 }
 
 // Analyze inspects a PDF. header is the offset of "%PDF" (-1 when absent).
@@ -90,7 +92,7 @@ func Analyze(ctx context.Context, data []byte, header int, opt Options) (*report
 	if opt.Triage {
 		a.r.Triage = report.NewTriage()
 	}
-	a.r.Summary.Cost.ExpandedBytes = f.Budget.Used
+	a.r.Summary.Cost.ExpandedBytes = f.Budget.Used - a.uncountedBytes
 	a.r.Finish()
 	return a.r, nil
 }

@@ -24,7 +24,7 @@ var catalogue = map[string]text{
 	"structure-warnings.xref-repaired":                  {"Cross-reference data rebuilt", "The cross-reference data was damaged and was rebuilt by scanning the file; {objects} objects were recovered and the revision history may be incomplete."},
 	"structure-warnings.xref-entries-repaired":          {"Cross-reference entries corrected", "{entries} cross-reference entries pointed to the wrong place and were located by scanning."},
 	"structure-warnings.truncated":                      {"File appears truncated", "The file does not end with an end-of-file marker after its last cross-reference data; it may have been cut short."},
-	"structure-warnings.budget-exhausted":               {"Decompression budget exhausted", "Decoding stopped at the budget of {budgetBytes} expanded bytes; {streams} streams were not decoded."},
+	"structure-warnings.budget-exhausted":               {"Decompression budget exhausted", "Decoding stopped at a decompression limit ({streamLimitBytes} bytes per stream, {budgetBytes} in all); {streams} streams were not decoded in full."},
 	"structure-warnings.object-errors":                  {"Unreadable objects", "{count} objects could not be parsed and were skipped."},
 	"structure-warnings.stream-errors":                  {"Undecodable streams", "{count} streams could not be decoded."},
 	"structure-warnings.page-tree-damaged":              {"Damaged page tree", "The page tree has cycles, missing or invalid nodes; {pages} pages were found by walking it."},

@@ -156,7 +156,7 @@ func Open(ctx context.Context, data []byte, header int, budget *filters.Budget) 
 		f.final = f.merge(len(f.Revisions))
 		f.Encrypted = f.Trailer().Get("Encrypt") != nil
 	}
-	if len(sections) == 0 || !f.isCatalog(f.Trailer().Get("Root")) {
+	if len(sections) == 0 || !f.isCatalog(f.Trailer().Get("Root")) && !f.rootEncryptedInStream() {
 		f.Revisions, f.final = nil, nil
 		f.objects, f.badOffset, f.objstms = map[int]cos.Object{}, map[int]bool{}, map[int64]*objStm{}
 		f.rebuild()
@@ -167,6 +167,19 @@ func Open(ctx context.Context, data []byte, header int, budget *filters.Budget) 
 	}
 	f.measureTail()
 	return f, nil
+}
+
+// rootEncryptedInStream reports a catalogue stored in an object stream of an
+// encrypted file. Such a stream is encrypted, so the catalogue cannot be read
+// without decrypting, but the chain naming it is intact: rebuilding would
+// only throw the revision history away.
+func (f *File) rootEncryptedInStream() bool {
+	ref, ok := f.Trailer().Get("Root").(cos.Ref)
+	if !f.Encrypted || !ok {
+		return false
+	}
+	e, _, found := f.Lookup(ref.Num, 0)
+	return found && e.Kind == Compressed
 }
 
 // Trailer returns the newest trailer.

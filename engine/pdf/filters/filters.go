@@ -28,20 +28,37 @@ var (
 // maxChain bounds the number of filters applied to one stream.
 const maxChain = 8
 
+// DefaultStreamLimit caps what one stream may expand to. Decoding holds a
+// stream whole in memory (and a growing buffer briefly twice), so this cap,
+// not the inspection's total budget, bounds peak memory.
+const DefaultStreamLimit = 8 << 20
+
 // Budget is the decompression allowance of one inspection. It counts every
 // byte a filter produces; ExpandedBytes of the report is Used.
 type Budget struct {
-	Limit     int64
+	Limit     int64 // total bytes all streams may produce
+	Stream    int64 // bytes one stream may produce
 	Used      int64
-	Exhausted bool
-	// Refused counts streams not decoded because the budget was spent.
+	Exhausted bool // the total was reached: later streams are refused
+	// Refused counts streams not decoded, or cut, because a limit was hit.
 	Refused int
 }
 
-// NewBudget returns a budget of limit bytes.
-func NewBudget(limit int64) *Budget { return &Budget{Limit: limit} }
+// NewBudget returns a budget of limit bytes in total and the default cap
+// per stream.
+func NewBudget(limit int64) *Budget {
+	return &Budget{Limit: limit, Stream: min(limit, DefaultStreamLimit)}
+}
 
 func (b *Budget) remaining() int64 { return max(0, b.Limit-b.Used) }
+
+// allowance is what the next stream may produce.
+func (b *Budget) allowance() int64 {
+	if b.Stream > 0 {
+		return min(b.remaining(), b.Stream)
+	}
+	return b.remaining()
+}
 
 var abbreviations = map[cos.Name]string{
 	"AHx": filter.ASCIIHex, "A85": filter.ASCII85, "LZW": filter.LZW, "Fl": filter.Flate,
@@ -126,11 +143,15 @@ func Decode(raw []byte, d *cos.Dict, resolve func(cos.Object) cos.Object, budget
 			budget.Refused++
 			return nil, ErrBudget
 		}
-		out, err := apply(name, parms[i], data, budget.remaining())
+		allowance := budget.allowance()
+		out, err := apply(name, parms[i], data, allowance)
 		budget.Used += int64(len(out))
 		if errors.Is(err, filter.ErrDecodeLimitExceeded) {
-			budget.Exhausted = true
 			budget.Refused++
+			budget.Used += allowance // what the filter produced before it was stopped
+			if budget.remaining() == 0 {
+				budget.Exhausted = true
+			}
 			return nil, ErrBudget
 		}
 		if err != nil {
@@ -147,7 +168,7 @@ func apply(name string, parms *cos.Dict, data []byte, limit int64) ([]byte, erro
 		return nil, ErrUnsupported
 	}
 	r, err := decodeSafely(f, data)
-	if err != nil && name == filter.Flate {
+	if err != nil && name == filter.Flate && !errors.Is(err, filter.ErrDecodeLimitExceeded) {
 		// Some writers emit raw deflate data without the zlib header, or
 		// with a damaged one; viewers accept it, and so do we.
 		if out, ferr := rawInflate(data, limit); ferr == nil || len(out) > 0 {
