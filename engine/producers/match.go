@@ -2,7 +2,6 @@ package producers
 
 import (
 	"strings"
-	"unicode/utf16"
 )
 
 // maxInput bounds the bytes of one value that are inspected, so a hostile
@@ -16,39 +15,19 @@ const maxInput = 4096
 // order at each position.
 var symbols = strings.NewReplacer("â®", "", "®", "", "â„¢", "", "™", "")
 
-// normalise lower-cases s once and strips trademark symbols. Values that
-// reach it still in UTF-16 (with a byte-order mark, or with NUL bytes left
-// by a byte-wise decode) are reduced to their text first.
+// normalise lower-cases s once and strips trademark symbols. Callers pass
+// decoded text (cos.DecodeText handles PDF text strings); NUL bytes left by
+// a byte-wise decode of UTF-16 elsewhere are dropped so such values match.
 func normalise(s string) string {
 	if len(s) > maxInput {
 		s = s[:maxInput]
 	}
-	s = fromUTF16(s)
+	if strings.IndexByte(s, 0) >= 0 {
+		s = strings.ReplaceAll(s, "\x00", "")
+	}
 	s = strings.ToLower(s)
 	if strings.ContainsAny(s, "®™") {
 		s = symbols.Replace(s)
-	}
-	return s
-}
-
-// fromUTF16 decodes a value that starts with a UTF-16 byte-order mark and
-// drops stray NUL bytes (UTF-16 read as single bytes), so that undecoded
-// text strings such as "\xfe\xff\x00W\x00r\x00i\x00t\x00e\x00r" still match.
-func fromUTF16(s string) string {
-	if len(s) >= 2 && (s[0] == 0xfe && s[1] == 0xff || s[0] == 0xff && s[1] == 0xfe) {
-		be := s[0] == 0xfe
-		u := make([]uint16, 0, len(s)/2)
-		for i := 2; i+1 < len(s); i += 2 {
-			if be {
-				u = append(u, uint16(s[i])<<8|uint16(s[i+1]))
-			} else {
-				u = append(u, uint16(s[i+1])<<8|uint16(s[i]))
-			}
-		}
-		return string(utf16.Decode(u))
-	}
-	if strings.IndexByte(s, 0) >= 0 {
-		s = strings.ReplaceAll(s, "\x00", "")
 	}
 	return s
 }

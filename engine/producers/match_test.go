@@ -204,8 +204,8 @@ var realWorld = []struct {
 	{"CamScanner", []Tool{tool("CamScanner", Scanner)}},
 	{"OCRmyPDF 13.4.0 / Tesseract OCR-PDF 4.1.1", []Tool{tool("OCRmyPDF", OCR), tool("Tesseract", OCR)}},
 
-	// Undecoded UTF-16 text strings.
-	{"\xfe\xff\x00W\x00r\x00i\x00t\x00e\x00r", []Tool{writer}},
+	// UTF-16 read byte-wise leaves NUL bytes between the letters.
+	{"\x00W\x00r\x00i\x00t\x00e\x00r", []Tool{writer}},
 	{"\x00P\x00D\x00F\x00C\x00r\x00e\x00a\x00t\x00o\x00r", []Tool{tool("PDFCreator", PrintDriver)}},
 }
 

@@ -63,14 +63,6 @@ type Section struct {
 	End     int // offset just after the trailer or the xref stream object
 }
 
-func (s *Section) find(num int) (Entry, bool) {
-	i := sort.Search(len(s.Entries), func(i int) bool { return int(s.Entries[i].Num) >= num })
-	if i < len(s.Entries) && int(s.Entries[i].Num) == num {
-		return s.Entries[i], true
-	}
-	return Entry{}, false
-}
-
 // Revision is one save of the file: the original, or an incremental update.
 // A linearized file's first-page section belongs to revision 1.
 type Revision struct {

@@ -3,20 +3,14 @@ package filters
 import (
 	"bytes"
 	"compress/flate"
-	"compress/zlib"
 	"errors"
 	"testing"
 
 	"github.com/doctrust/doctrust/engine/pdf/cos"
+	"github.com/doctrust/doctrust/engine/pdf/pdftest"
 )
 
-func zl(data []byte) []byte {
-	var b bytes.Buffer
-	w := zlib.NewWriter(&b)
-	w.Write(data)
-	w.Close()
-	return b.Bytes()
-}
+var zl = pdftest.Deflate
 
 func dict(kv ...any) *cos.Dict {
 	d := &cos.Dict{}
