@@ -8,10 +8,9 @@ STATICCHECK_VERSION := v0.8.2
 build:
 	$(GO) build -o bin/doctrust ./cmd/doctrust
 
-# Until the HTTP service lands, `make run` inspects a sample file with the CLI.
-SAMPLE ?= ../shared/corpus/pdf-incremental/qpdf/incremental-2.pdf
+# Every route on 127.0.0.1:$PORT (default 8080).
 run:
-	$(GO) run ./cmd/doctrust inspect $(SAMPLE)
+	$(GO) run ./cmd/doctrust serve
 
 test: fmt-check vet lint
 	$(GO) test -count=1 $(PKGS)

@@ -1,6 +1,7 @@
-// Command doctrust is the local all-in-one tool: `inspect` prints the same
-// JSON report the API returns, with no server. (The HTTP service and the
-// metadata, compare and admin commands arrive with their issues.)
+// Command doctrust is the local all-in-one tool: `serve` runs the API on
+// loopback, `inspect` prints the same JSON report the API returns with no
+// server. (The metadata, compare and admin commands arrive with their
+// issues.)
 package main
 
 import (
@@ -17,9 +18,11 @@ import (
 )
 
 const usage = `usage:
+  doctrust serve
   doctrust inspect FILE [--redact] [--triage] [--timing] [--policy JSON]
 
-Environment: RECEIPT_SECRET, DATA_DIR (default .data).
+Environment: PORT (8080), DATA_DIR (.data), RECEIPT_SECRET, MAX_UPLOAD_MB (10),
+WORKERS (2), QUEUE (16), ALLOWED_ORIGINS, PUBLIC_BASE_URL.
 `
 
 func main() {
@@ -35,6 +38,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "inspect":
 		return inspect(args[1:], stdout, stderr)
+	case "serve":
+		return serve(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -34,6 +34,9 @@ type Request struct {
 	Redact bool
 	Timing bool
 	Policy *policy.Policy
+	// Issuer names an issuer baseline (already validated as a slug; the
+	// door drops it in triage mode).
+	Issuer string
 }
 
 // Pipeline holds what the engine must not: the secret, the clock, the ids.
@@ -82,6 +85,9 @@ func (p *Pipeline) Inspect(ctx context.Context, req Request) (*Result, error) {
 	} else {
 		rep.ID = NewReportID()
 	}
+	if req.Issuer != "" {
+		rep.IssuerBaseline = issuerBlock(req.Issuer, rep.MediaType)
+	}
 	if req.Policy != nil {
 		pb := req.Policy.Evaluate(rep)
 		rep.Policy = &pb
@@ -99,4 +105,15 @@ func (p *Pipeline) Inspect(ctx context.Context, req Request) (*Result, error) {
 	}
 	out.Receipt = &rc
 	return &Result{Body: body, Report: out, Unredacted: rep}, nil
+}
+
+// issuerBlock answers a named issuer. Baselines are a PDF feature: an image
+// gets not_applicable. No profile store exists in this engine version, so
+// every slug is an unknown one (no_profile), which is what SPEC.md says a
+// service without a profile for the slug answers.
+func issuerBlock(issuer string, media report.MediaType) *report.IssuerBaseline {
+	if media == report.MediaImage {
+		return &report.IssuerBaseline{Requested: issuer, Resolved: false, Reason: "not_applicable"}
+	}
+	return &report.IssuerBaseline{Requested: issuer, Resolved: false, Reason: "no_profile"}
 }

@@ -1,0 +1,121 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+)
+
+// Code is an error code of SPEC.md's Errors table. Handlers return an
+// *Error; the table below is the one place that maps codes to statuses, so
+// a handler never picks a status for an error itself.
+type Code string
+
+const (
+	NoFile           Code = "no_file"
+	InvalidToken     Code = "invalid_token"
+	InvalidAPIKey    Code = "invalid_api_key"
+	NotAuthenticated Code = "not_authenticated"
+	OriginNotAllowed Code = "origin_not_allowed"
+	PlanRequired     Code = "plan_required"
+	NotFound         Code = "not_found"
+	MethodNotAllowed Code = "method_not_allowed"
+	FileTooLarge     Code = "file_too_large"
+	BodyTooLarge     Code = "body_too_large"
+	NotAPDF          Code = "not_a_pdf"
+	AnalysisTimeout  Code = "analysis_timeout"
+	InvalidIssuer    Code = "invalid_issuer"
+	InvalidPolicy    Code = "invalid_policy"
+	ProfileRejected  Code = "profile_rejected"
+	QuotaExceeded    Code = "quota_exceeded"
+	RateLimited      Code = "rate_limited"
+	Busy             Code = "busy"
+	Internal         Code = "internal_error"
+)
+
+var statuses = map[Code]int{
+	NoFile:           http.StatusBadRequest,
+	InvalidToken:     http.StatusBadRequest,
+	InvalidAPIKey:    http.StatusUnauthorized,
+	NotAuthenticated: http.StatusUnauthorized,
+	OriginNotAllowed: http.StatusForbidden,
+	PlanRequired:     http.StatusForbidden,
+	NotFound:         http.StatusNotFound,
+	MethodNotAllowed: http.StatusMethodNotAllowed,
+	FileTooLarge:     http.StatusRequestEntityTooLarge,
+	BodyTooLarge:     http.StatusRequestEntityTooLarge,
+	NotAPDF:          http.StatusUnprocessableEntity,
+	AnalysisTimeout:  http.StatusUnprocessableEntity,
+	InvalidIssuer:    http.StatusUnprocessableEntity,
+	InvalidPolicy:    http.StatusUnprocessableEntity,
+	ProfileRejected:  http.StatusUnprocessableEntity,
+	QuotaExceeded:    http.StatusTooManyRequests,
+	RateLimited:      http.StatusTooManyRequests,
+	Busy:             http.StatusServiceUnavailable,
+	Internal:         http.StatusInternalServerError,
+}
+
+// Error is an API error: its code, the extra body fields SPEC.md names for
+// it (maxMb, timeoutMs, message ...), and a Retry-After when it has one.
+// Nothing about the document ever goes into an Error.
+type Error struct {
+	Code       Code
+	Fields     map[string]any
+	RetryAfter int
+}
+
+func (e *Error) Error() string { return string(e.Code) }
+
+// Status is the HTTP status of the error's code.
+func (e *Error) Status() int {
+	if s, ok := statuses[e.Code]; ok {
+		return s
+	}
+	return http.StatusInternalServerError
+}
+
+// E builds an Error with extra body fields from key/value pairs.
+func E(code Code, kv ...any) *Error {
+	e := &Error{Code: code}
+	if len(kv) > 0 {
+		e.Fields = map[string]any{}
+		for i := 0; i+1 < len(kv); i += 2 {
+			e.Fields[kv[i].(string)] = kv[i+1]
+		}
+	}
+	return e
+}
+
+// writeError writes err as SPEC.md's JSON error body. Any error that is
+// not an *Error is a server fault and says nothing more than internal_error.
+func writeError(w http.ResponseWriter, err error) {
+	var e *Error
+	if !errors.As(err, &e) {
+		e = E(Internal)
+	}
+	body := map[string]any{"error": string(e.Code)}
+	for k, v := range e.Fields {
+		body[k] = v
+	}
+	if e.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfter))
+	}
+	writeJSON(w, e.Status(), body)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		status, b = http.StatusInternalServerError, []byte(`{"error":"internal_error"}`)
+	}
+	writeRaw(w, status, b)
+}
+
+func writeRaw(w http.ResponseWriter, status int, body []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	w.Write(body)
+}

@@ -1,0 +1,207 @@
+package httpapi
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"regexp"
+	"strings"
+
+	"github.com/doctrust/doctrust/engine/policy"
+	"github.com/doctrust/doctrust/internal/analysis"
+	"github.com/doctrust/doctrust/internal/pool"
+)
+
+// issuerSlug is SPEC.md's issuer rule.
+var issuerSlug = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`)
+
+// Limits on the text parts that travel with an upload.
+const (
+	maxIssuerBytes = 256
+	multipartSlack = 1 << 20 // part headers and text parts around the file
+)
+
+// upload is a parsed inspect request.
+type upload struct {
+	data      []byte
+	issuer    string
+	hasIssuer bool
+	policyRaw []byte
+	hasPolicy bool
+}
+
+func (s *Server) inspect(w http.ResponseWriter, r *http.Request) {
+	if r.Header.Get("Authorization") != "" {
+		// A presented key that does not resolve is refused at once and
+		// never falls back to anonymous. No key resolves until the key
+		// store lands, so every presented key is refused.
+		writeError(w, E(InvalidAPIKey))
+		return
+	}
+	q := r.URL.Query()
+	req := analysis.Request{
+		Redact: q.Get("redact") == "payload",
+		Triage: q.Get("mode") == "triage",
+		Timing: q.Get("timing") == "1",
+	}
+	up, err := s.readUpload(w, r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	if up.hasIssuer && !req.Triage {
+		req.Issuer = up.issuer
+	}
+	if up.hasPolicy {
+		p, err := policy.Parse(up.policyRaw)
+		if err != nil {
+			var pe *policy.Error
+			msg := "policy unreadable"
+			if errors.As(err, &pe) {
+				msg = pe.Message
+			}
+			writeError(w, E(InvalidPolicy, "message", msg))
+			return
+		}
+		req.Policy = &p
+	}
+	req.Data = up.data
+	if err := s.cfg.Pool.Acquire(r.Context()); err != nil {
+		if errors.Is(err, pool.ErrBusy) {
+			writeError(w, &Error{Code: Busy, Fields: map[string]any{"retryAfterSeconds": 5}, RetryAfter: 5})
+			return
+		}
+		return // the client went away while queued
+	}
+	res, err := s.cfg.Pipeline.Inspect(r.Context(), req)
+	s.cfg.Pool.Release()
+	switch {
+	case errors.Is(err, analysis.ErrUnreadable):
+		writeError(w, E(NotAPDF))
+	case errors.Is(err, analysis.ErrDeadline):
+		writeError(w, E(AnalysisTimeout, "timeoutMs", analysis.DefaultDeadline.Milliseconds()))
+	case err != nil:
+		writeError(w, err)
+	default:
+		writeRaw(w, http.StatusOK, res.Body)
+	}
+}
+
+// readUpload reads a multipart form (issuer and policy parts before the
+// file part) or a raw body. The size cap is enforced while streaming, so an
+// oversized body is never buffered whole. Validation errors are returned
+// as soon as the offending part arrives.
+func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) (*upload, error) {
+	limit := int64(s.cfg.MaxUploadMB) << 20
+	tooLarge := E(FileTooLarge, "maxMb", s.cfg.MaxUploadMB)
+	up := &upload{}
+	mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if mediaType != "multipart/form-data" {
+		if v := r.Header.Get("X-Service-Issuer"); v != "" {
+			up.issuer, up.hasIssuer = v, true
+		}
+		if v := r.Header.Get("X-Service-Policy"); v != "" {
+			up.policyRaw, up.hasPolicy = []byte(v), true
+		}
+		if err := checkIssuer(up, r); err != nil {
+			return nil, err
+		}
+		if r.ContentLength > limit {
+			return nil, tooLarge
+		}
+		data, err := readCapped(r.Body, limit)
+		if err != nil {
+			return nil, err
+		}
+		if data == nil {
+			return nil, tooLarge
+		}
+		if len(data) == 0 {
+			return nil, E(NoFile)
+		}
+		up.data = data
+		return up, nil
+	}
+	if r.ContentLength > limit+multipartSlack {
+		return nil, tooLarge
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, limit+multipartSlack)
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return nil, E(NoFile)
+	}
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			return nil, E(NoFile)
+		}
+		if err != nil {
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				return nil, tooLarge
+			}
+			return nil, E(NoFile)
+		}
+		switch part.FormName() {
+		case "issuer":
+			b, _ := readCapped(part, maxIssuerBytes)
+			up.issuer, up.hasIssuer = strings.TrimSpace(string(b)), true
+			if b == nil {
+				up.issuer = "\x00" // too long: never a slug
+			}
+			if err := checkIssuer(up, r); err != nil {
+				return nil, err
+			}
+		case "policy":
+			b, _ := readCapped(part, policy.MaxBytes)
+			if b == nil {
+				b = bytes.Repeat([]byte{' '}, policy.MaxBytes+1) // too large: Parse says so
+			}
+			up.policyRaw, up.hasPolicy = b, true
+		case "file":
+			data, err := readCapped(part, limit)
+			if err != nil {
+				var mbe *http.MaxBytesError
+				if errors.As(err, &mbe) {
+					return nil, tooLarge
+				}
+				return nil, E(NoFile)
+			}
+			if data == nil {
+				return nil, tooLarge
+			}
+			// Parts after the file are not read: SPEC.md puts the text
+			// parts first, so nothing after the file is waited for.
+			up.data = data
+			return up, nil
+		}
+		part.Close()
+	}
+}
+
+// checkIssuer applies the slug rule; triage mode ignores the issuer.
+func checkIssuer(up *upload, r *http.Request) error {
+	if !up.hasIssuer || r.URL.Query().Get("mode") == "triage" {
+		return nil
+	}
+	if !issuerSlug.MatchString(up.issuer) {
+		return E(InvalidIssuer)
+	}
+	return nil
+}
+
+// readCapped reads at most limit bytes; it returns nil data (and no error)
+// when the source holds more, without reading past limit+1.
+func readCapped(r io.Reader, limit int64) ([]byte, error) {
+	var buf bytes.Buffer
+	n, err := io.Copy(&buf, io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if n > limit {
+		return nil, nil
+	}
+	return buf.Bytes(), nil
+}

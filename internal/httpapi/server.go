@@ -1,0 +1,160 @@
+// Package httpapi is the HTTP layer every deployment shares: `doctrust
+// serve` locally and each Lambda function behind API Gateway. Handlers are
+// thin: they parse the request, call the analysis pipeline, and map errors
+// through the one error table (errors.go).
+package httpapi
+
+import (
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/doctrust/doctrust/engine/report"
+	"github.com/doctrust/doctrust/internal/analysis"
+	"github.com/doctrust/doctrust/internal/pool"
+)
+
+// SmallBodyLimit is the body cap of every non-upload route (SPEC.md).
+const SmallBodyLimit = 65536
+
+// quotaHeaders are exposed to allowed browser origins (SPEC.md).
+const quotaHeaders = "x-quota-limit, x-quota-used, x-quota-remaining, x-quota-ceiling, x-quota-state"
+
+// Config is what the server needs; the mains build it from the environment.
+type Config struct {
+	Pipeline       *analysis.Pipeline
+	Pool           *pool.Pool
+	MaxUploadMB    int      // default 10
+	AllowedOrigins []string // browser origins allowed besides the service's own
+	PublicBaseURL  string
+	Logger         *slog.Logger
+}
+
+// Server is the API's http.Handler.
+type Server struct {
+	cfg     Config
+	mux     *http.ServeMux
+	origins map[string]bool
+}
+
+// New builds the handler with every route of this engine version.
+func New(cfg Config) *Server {
+	if cfg.MaxUploadMB <= 0 {
+		cfg.MaxUploadMB = 10
+	}
+	if cfg.Pool == nil {
+		cfg.Pool = pool.New(2, 16)
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{cfg: cfg, mux: http.NewServeMux(), origins: map[string]bool{}}
+	for _, o := range cfg.AllowedOrigins {
+		if o = strings.TrimRight(strings.TrimSpace(o), "/"); o != "" {
+			s.origins[o] = true
+		}
+	}
+	if u, err := url.Parse(cfg.PublicBaseURL); err == nil && u.Scheme != "" && u.Host != "" {
+		s.origins[u.Scheme+"://"+u.Host] = true
+	}
+	s.mux.HandleFunc("GET /api/v1/health", s.health)
+	s.mux.HandleFunc("POST /api/v1/inspect", s.inspect)
+	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { writeError(w, E(NotFound)) })
+	return s
+}
+
+// uploadRoutes take document bodies; every other route has the small cap.
+var uploadRoutes = map[string]bool{
+	"/api/v1/inspect": true,
+}
+
+// ServeHTTP applies the middleware every route shares: panic containment,
+// the browser-origin rule, CORS, the small-body cap and the request log.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	rec := &recorder{ResponseWriter: w, status: http.StatusOK}
+	defer func() {
+		if p := recover(); p != nil {
+			// The panic value is not logged: it may quote request bytes.
+			if !rec.wrote {
+				writeError(rec, E(Internal))
+			}
+			s.cfg.Logger.Error("handler panic", "route", routeOf(r))
+		}
+		// Method, route, status, size and duration only: never a body,
+		// a query value, a header value or a filename.
+		s.cfg.Logger.Info("request", "method", r.Method, "route", routeOf(r), "status", rec.status,
+			"bytes", rec.bytes, "ms", time.Since(start).Milliseconds())
+	}()
+	if origin := r.Header.Get("Origin"); origin != "" && !s.originAllowed(origin, r) {
+		writeError(rec, E(OriginNotAllowed))
+		return
+	}
+	if origin := r.Header.Get("Origin"); origin != "" {
+		h := rec.Header()
+		h.Set("Access-Control-Allow-Origin", origin)
+		h.Set("Vary", "Origin")
+		h.Set("Access-Control-Expose-Headers", quotaHeaders)
+		if r.Method == http.MethodOptions {
+			h.Set("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS")
+			h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, X-Service-Issuer, X-Service-Policy")
+			h.Set("Access-Control-Max-Age", "600")
+			rec.WriteHeader(http.StatusNoContent)
+			return
+		}
+	}
+	if !uploadRoutes[r.URL.Path] {
+		if r.ContentLength > SmallBodyLimit {
+			writeError(rec, E(BodyTooLarge, "maxBytes", SmallBodyLimit))
+			return
+		}
+		r.Body = http.MaxBytesReader(rec, r.Body, SmallBodyLimit)
+	}
+	s.mux.ServeHTTP(rec, r)
+}
+
+// originAllowed: the service's own origin, PUBLIC_BASE_URL's, and
+// ALLOWED_ORIGINS. Anything else from a browser is refused.
+func (s *Server) originAllowed(origin string, r *http.Request) bool {
+	origin = strings.TrimRight(origin, "/")
+	if s.origins[origin] {
+		return true
+	}
+	u, err := url.Parse(origin)
+	return err == nil && u.Host != "" && u.Host == r.Host
+}
+
+func routeOf(r *http.Request) string {
+	if r.Pattern != "" {
+		return r.Pattern
+	}
+	return "unmatched"
+}
+
+func (s *Server) health(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "engineVersion": report.EngineVersion})
+}
+
+// recorder remembers the status and size for the request log.
+type recorder struct {
+	http.ResponseWriter
+	status int
+	bytes  int
+	wrote  bool
+}
+
+func (r *recorder) WriteHeader(code int) {
+	if !r.wrote {
+		r.status, r.wrote = code, true
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *recorder) Write(b []byte) (int, error) {
+	r.wrote = true
+	n, err := r.ResponseWriter.Write(b)
+	r.bytes += n
+	return n, err
+}
