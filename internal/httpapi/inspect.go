@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"mime"
@@ -69,11 +70,15 @@ func (s *Server) inspect(w http.ResponseWriter, r *http.Request) {
 	}
 	req.Data = up.data
 	if err := s.cfg.Pool.Acquire(r.Context()); err != nil {
-		if errors.Is(err, pool.ErrBusy) {
+		switch {
+		case errors.Is(err, pool.ErrBusy):
 			writeError(w, &Error{Code: Busy, Fields: map[string]any{"retryAfterSeconds": 5}, RetryAfter: 5})
-			return
+		case errors.Is(err, context.DeadlineExceeded):
+			// The request's own deadline (Lambda's, pulled in) ran out
+			// while queued: the document's budget is spent.
+			writeError(w, E(AnalysisTimeout, "timeoutMs", analysis.DefaultDeadline.Milliseconds()))
 		}
-		return // the client went away while queued
+		return // otherwise the client went away while queued
 	}
 	res, err := s.cfg.Pipeline.Inspect(r.Context(), req)
 	s.cfg.Pool.Release()

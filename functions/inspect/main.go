@@ -1,0 +1,7 @@
+// Command inspect is the Lambda function serving /api/v1/inspect,
+// /api/v1/receipt/verify and /api/v1/health behind API Gateway.
+package main
+
+import "github.com/doctrust/doctrust/internal/lambdahttp"
+
+func main() { lambdahttp.Start() }
