@@ -54,7 +54,6 @@ func (a *analysis) pageContent(p page) []byte {
 		if !ok {
 			continue
 		}
-		a.contentStreams++
 		data, err := filters.Decode(st.Raw(a.f.Data), st.Dict, a.resolve, a.f.Budget)
 		if err != nil && err != filters.ErrBudget && len(data) == 0 {
 			a.f.Warn.StreamErrors++

@@ -90,6 +90,12 @@ func (a *analysis) structureWarnings() *report.Finding {
 			fd.Notes = append(fd.Notes, c.msg)
 		}
 	}
+	if w.Anomalies > 0 {
+		// Lenient parses (duplicate keys, stray tokens, malformed numbers)
+		// are too common to raise a signal alone, but say how much
+		// leniency the file needed when the signal fires anyway.
+		ev["syntaxAnomalies"] = w.Anomalies
+	}
 	ev["code"] = codes[0].code
 	ev["codes"] = names
 	ev["xrefSections"] = w.Sections

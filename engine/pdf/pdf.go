@@ -46,7 +46,6 @@ type analysis struct {
 	// fullPageImagePages lists 1-based pages whose content paints one image
 	// over (almost) the whole page; nil in triage mode.
 	fullPageImagePages []int
-	contentStreams     int
 	changes            []RevisionChange
 	// uncountedBytes were decoded but are not part of summary.cost.
 	uncountedBytes int64

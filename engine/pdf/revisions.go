@@ -184,7 +184,7 @@ func (a *analysis) revisionChange(k int) RevisionChange {
 			continue
 		}
 		if e.Kind == file.Free {
-			if prev, _, ok := a.f.Lookup(int(e.Num), k-1); ok && prev.Kind != file.Free {
+			if prev, ok := a.f.Lookup(int(e.Num), k-1); ok && prev.Kind != file.Free {
 				ch.Freed++
 			}
 			continue
@@ -212,7 +212,7 @@ func (a *analysis) revisionChange(k int) RevisionChange {
 		default:
 			ch.Touched.Other++
 		}
-		prevEntry, _, existed := a.f.Lookup(num, k-1)
+		prevEntry, existed := a.f.Lookup(num, k-1)
 		existed = existed && prevEntry.Kind != file.Free
 		if class == classPage {
 			if !existed {

@@ -100,7 +100,7 @@ func fail(format string, args ...any) error {
 // header counts as "no policy"). Errors are *Error.
 func Parse(raw []byte) (Policy, error) {
 	if len(raw) > MaxBytes {
-		return Policy{}, fail("policy must be at most %d bytes", MaxBytes)
+		return Policy{}, TooLarge()
 	}
 	if !json.Valid(raw) {
 		return Policy{}, fail("policy is not valid JSON")
@@ -298,4 +298,10 @@ func present(signals []report.Signal, list []string) []string {
 	}
 	slices.Sort(hits)
 	return hits
+}
+
+// TooLarge is the error for a policy over MaxBytes; a door that stops
+// reading at the cap returns it without handing Parse the oversized input.
+func TooLarge() *Error {
+	return &Error{Message: fmt.Sprintf("policy must be at most %d bytes", MaxBytes)}
 }

@@ -152,17 +152,17 @@ func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) (*upload, er
 		switch part.FormName() {
 		case "issuer":
 			b, _ := readCapped(part, maxIssuerBytes)
-			up.issuer, up.hasIssuer = strings.TrimSpace(string(b)), true
-			if b == nil {
-				up.issuer = "\x00" // too long: never a slug
+			if b == nil && r.URL.Query().Get("mode") != "triage" {
+				return nil, E(InvalidIssuer) // too long to be a slug
 			}
+			up.issuer, up.hasIssuer = strings.TrimSpace(string(b)), true
 			if err := checkIssuer(up, r); err != nil {
 				return nil, err
 			}
 		case "policy":
 			b, _ := readCapped(part, policy.MaxBytes)
 			if b == nil {
-				b = bytes.Repeat([]byte{' '}, policy.MaxBytes+1) // too large: Parse says so
+				return nil, E(InvalidPolicy, "message", policy.TooLarge().Message)
 			}
 			up.policyRaw, up.hasPolicy = b, true
 		case "file":

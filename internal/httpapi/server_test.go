@@ -170,6 +170,12 @@ func TestInspectErrors(t *testing.T) {
 		{"bad policy", func() (io.Reader, string) {
 			return multipartBody(t, [2]string{"policy", `{"reject":"high"}`}, [2]string{"file", pdf})
 		}, nil, "", 422, "invalid_policy"},
+		{"issuer part too long", func() (io.Reader, string) {
+			return multipartBody(t, [2]string{"issuer", strings.Repeat("a", 300)}, [2]string{"file", pdf})
+		}, nil, "", 422, "invalid_issuer"},
+		{"policy part too large", func() (io.Reader, string) {
+			return multipartBody(t, [2]string{"policy", "{" + strings.Repeat(" ", 9000) + "}"}, [2]string{"file", pdf})
+		}, nil, "", 422, "invalid_policy"},
 		{"bad policy header", func() (io.Reader, string) { return strings.NewReader(pdf), "application/pdf" }, map[string]string{"X-Service-Policy": "[1]"}, "", 422, "invalid_policy"},
 		{"raw too large", func() (io.Reader, string) { return bytes.NewReader(make([]byte, 1<<20+1)), "application/pdf" }, nil, "", 413, "file_too_large"},
 		{"multipart file too large", func() (io.Reader, string) { return multipartBody(t, [2]string{"file", strings.Repeat("x", 1<<20+1)}) }, nil, "", 413, "file_too_large"},

@@ -170,7 +170,7 @@ func (f *File) rootEncryptedInStream() bool {
 	if !f.Encrypted || !ok {
 		return false
 	}
-	e, _, found := f.Lookup(ref.Num, 0)
+	e, found := f.Lookup(ref.Num, 0)
 	return found && e.Kind == Compressed
 }
 
@@ -489,25 +489,18 @@ func (f *File) Entries() []Entry { return f.final }
 
 // Lookup finds num's entry as revision rev (1-based) saw it; rev <= 0 or
 // past the end means the newest view.
-func (f *File) Lookup(num int, rev int) (Entry, int, bool) {
+func (f *File) Lookup(num int, rev int) (Entry, bool) {
 	if rev <= 0 || rev >= len(f.Revisions) {
 		i := sort.Search(len(f.final), func(i int) bool { return int(f.final[i].Num) >= num })
 		if i < len(f.final) && int(f.final[i].Num) == num {
-			e := f.final[i]
-			// Which revision wrote it: the newest one holding this exact entry.
-			for k := len(f.Revisions) - 1; k >= 0; k-- {
-				if re, ok := f.Revisions[k].Find(num); ok && re == e {
-					return e, k + 1, true
-				}
-			}
-			return e, len(f.Revisions), true
+			return f.final[i], true
 		}
-		return Entry{}, 0, false
+		return Entry{}, false
 	}
 	for k := rev - 1; k >= 0; k-- {
 		if e, ok := f.Revisions[k].Find(num); ok {
-			return e, k + 1, true
+			return e, true
 		}
 	}
-	return Entry{}, 0, false
+	return Entry{}, false
 }

@@ -28,7 +28,7 @@ func (f *File) ResolveIn(o cos.Object, rev int) cos.Object {
 
 // Object returns object num as revision rev saw it (0: newest), or nil.
 func (f *File) Object(num int, rev int) cos.Object {
-	e, _, ok := f.Lookup(num, rev)
+	e, ok := f.Lookup(num, rev)
 	if !ok {
 		return nil
 	}
@@ -86,7 +86,7 @@ func (f *File) parseAt(off int) (cos.Indirect, error) {
 // streamLength resolves an indirect /Length. It only follows direct
 // integers, never another stream, so it cannot recurse.
 func (f *File) streamLength(r cos.Ref) (int64, bool) {
-	e, _, ok := f.Lookup(r.Num, 0)
+	e, ok := f.Lookup(r.Num, 0)
 	if !ok || e.Kind != InUse {
 		return 0, false
 	}
@@ -128,7 +128,7 @@ func (f *File) loadCompressed(e Entry, rev int) cos.Object {
 		// without decryption, which this engine does not do.
 		return nil
 	}
-	host, _, ok := f.Lookup(int(e.Off), rev)
+	host, ok := f.Lookup(int(e.Off), rev)
 	if !ok || host.Kind != InUse {
 		return nil
 	}
