@@ -3,7 +3,12 @@ GO      ?= go
 PKGS    := ./...
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: run test vet fmt-check lint bench fuzz bench-peers build clean
+.PHONY: run test vet fmt-check lint bench fuzz bench-peers loadtest tools tools-if-possible build clean
+
+# AWS's DynamoDB Local, run by the store tests on a loopback port; its jar
+# ships inside this npm package and runs on Java 17.
+DDB_LOCAL_PKG := amplify-dynamodb-simulator@2.9.30
+DDB_LOCAL_JAR := .tools/node_modules/amplify-dynamodb-simulator/emulator/DynamoDBLocal.jar
 
 build:
 	$(GO) build -o bin/doctrust ./cmd/doctrust
@@ -12,8 +17,21 @@ build:
 run:
 	$(GO) run ./cmd/doctrust serve
 
-test: fmt-check vet lint
+test: fmt-check vet lint tools-if-possible
 	$(GO) test -count=1 $(PKGS)
+
+tools: $(DDB_LOCAL_JAR)
+
+$(DDB_LOCAL_JAR):
+	npm install --prefix .tools --no-audit --no-fund --loglevel=error $(DDB_LOCAL_PKG)
+	@test -f $@
+
+# Outside CI a machine without npm or Java still runs every other test;
+# the DynamoDB suite then says it skipped. CI (.ci/run) installs strictly.
+tools-if-possible:
+	@if [ -f $(DDB_LOCAL_JAR) ]; then :; \
+	elif command -v npm >/dev/null && command -v java >/dev/null; then $(MAKE) --no-print-directory tools; \
+	else echo "note: npm or java missing; DynamoDB Local tests will skip (make tools installs it)"; fi
 
 vet:
 	$(GO) vet $(PKGS)
@@ -41,6 +59,11 @@ fuzz:
 # Timings next to qpdf --check on the same files (installs qpdf if missing).
 bench-peers:
 	scripts/bench-qpdf.sh
+
+# Bounded load on loopback: the pool answers 503 busy under overload and
+# nothing else fails (numbers go in docs/performance.md; not run by CI).
+loadtest:
+	$(GO) run ./scripts/loadtest
 
 clean:
 	rm -rf bin

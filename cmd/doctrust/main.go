@@ -1,7 +1,7 @@
 // Command doctrust is the local all-in-one tool: `serve` runs the API on
 // loopback, `inspect` prints the same JSON report the API returns with no
-// server. (The metadata, compare and admin commands arrive with their
-// issues.)
+// server, `admin` changes accounts for support. (The metadata and compare
+// commands arrive with their issues.)
 package main
 
 import (
@@ -14,15 +14,18 @@ import (
 
 	"github.com/doctrust/doctrust/engine/policy"
 	"github.com/doctrust/doctrust/internal/analysis"
-	"github.com/doctrust/doctrust/internal/receiptkey"
+	"github.com/doctrust/doctrust/internal/config"
 )
 
 const usage = `usage:
   doctrust serve
   doctrust inspect FILE [--redact] [--triage] [--timing] [--policy JSON]
+  doctrust admin plan EMAIL PLAN      (PLAN: free, solo, team, business)
 
-Environment: PORT (8080), DATA_DIR (.data), RECEIPT_SECRET, MAX_UPLOAD_MB (10),
-WORKERS (2), QUEUE (16), ALLOWED_ORIGINS, PUBLIC_BASE_URL.
+Environment: PORT (8080), DATA_DIR (.data), STORE (embedded|dynamodb),
+DYNAMODB_ENDPOINT, TABLE_PREFIX, RECEIPT_SECRET, MAX_UPLOAD_MB (10), WORKERS (2),
+QUEUE (16), ANON_LIMIT_PER_HOUR (10), TRUSTED_PROXY_HOPS (0), BUSINESS_QUOTA (50000),
+ALLOWED_ORIGINS, PUBLIC_BASE_URL.
 `
 
 func main() {
@@ -40,6 +43,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return inspect(args[1:], stdout, stderr)
 	case "serve":
 		return serve(args[1:], stdout, stderr)
+	case "admin":
+		return admin(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -81,9 +86,9 @@ func inspect(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	req.Data = data
-	secret, err := receiptkey.Load(os.Getenv("RECEIPT_SECRET"), os.Getenv("DATA_DIR"))
+	secret, err := cliSecret()
 	if err != nil {
-		fmt.Fprintf(stderr, "doctrust: receipt secret: %v\n", err)
+		fmt.Fprintf(stderr, "doctrust: %v\n", err)
 		return 1
 	}
 	pl := &analysis.Pipeline{Secret: secret}
@@ -110,4 +115,19 @@ func splitPath(args []string) (string, []string) {
 		return args[0], args[1:]
 	}
 	return "", args
+}
+
+// cliSecret is the receipt secret the service would use, so a receipt
+// printed by the CLI verifies through the API of the same install.
+func cliSecret() ([]byte, error) {
+	if env := os.Getenv("RECEIPT_SECRET"); env != "" {
+		return []byte(env), nil
+	}
+	ctx := context.Background()
+	st, err := config.OpenStore(ctx, config.Local, os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	return config.Secret(ctx, os.Getenv, st)
 }

@@ -23,19 +23,20 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, usage)
 		return 2
 	}
-	cfg, err := config.Server(config.Local, os.Getenv, stderr)
+	svc, err := config.Server(context.Background(), config.Local, os.Getenv, stderr)
 	addr := "127.0.0.1:" + strconv.Itoa(config.Int(os.Getenv, "PORT", 8080))
 	if err != nil {
 		fmt.Fprintf(stderr, "doctrust: %v\n", err)
 		return 1
 	}
+	defer svc.Close()
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "doctrust: %v\n", err)
 		return 1
 	}
 	srv := &http.Server{
-		Handler:           httpapi.New(cfg),
+		Handler:           httpapi.New(svc.HTTP),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       60 * time.Second,
 		WriteTimeout:      60 * time.Second,

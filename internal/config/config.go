@@ -1,10 +1,11 @@
 // Package config reads the environment of the local-run contract
-// (DESIGN.md) into the HTTP layer's configuration. `doctrust serve` and
-// every Lambda function build their server from here, so both deployments
-// read the same variables the same way.
+// (DESIGN.md) into the HTTP layer's configuration. `doctrust serve`, the
+// CLI and every Lambda function build from here, so all deployments read
+// the same variables the same way.
 package config
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -14,27 +15,56 @@ import (
 
 	"github.com/doctrust/doctrust/internal/analysis"
 	"github.com/doctrust/doctrust/internal/httpapi"
+	"github.com/doctrust/doctrust/internal/metering"
+	"github.com/doctrust/doctrust/internal/plans"
 	"github.com/doctrust/doctrust/internal/pool"
+	"github.com/doctrust/doctrust/internal/ratelimit"
 	"github.com/doctrust/doctrust/internal/receiptkey"
+	"github.com/doctrust/doctrust/internal/store"
 )
 
 // Mode says where the service runs.
 type Mode int
 
 const (
-	Local  Mode = iota // doctrust serve: a secret may be generated into DATA_DIR
-	Lambda             // AWS: the secret must come from the environment
+	Local  Mode = iota // doctrust serve and the CLI: embedded store by default
+	Lambda             // AWS: DynamoDB, one request at a time per instance
 )
 
-// Server builds the HTTP configuration from getenv; logs go to logTo.
-func Server(mode Mode, getenv func(string) string, logTo io.Writer) (httpapi.Config, error) {
-	secretEnv := getenv("RECEIPT_SECRET")
-	if mode == Lambda && secretEnv == "" {
-		return httpapi.Config{}, errors.New("config: RECEIPT_SECRET must be set in Lambda")
-	}
-	secret, err := receiptkey.Load(secretEnv, getenv("DATA_DIR"))
+// Service is everything a process serving the API builds from the
+// environment. Close releases the store.
+type Service struct {
+	HTTP  httpapi.Config
+	Store store.Store
+}
+
+// Close releases what the service holds.
+func (s *Service) Close() error { return s.Store.Close() }
+
+// Plans reads the plan table (BUSINESS_QUOTA sets the business quota).
+func Plans(getenv func(string) string) plans.Table {
+	return plans.New(Int(getenv, "BUSINESS_QUOTA", plans.DefaultBusinessQuota))
+}
+
+// Secret is the receipt secret: RECEIPT_SECRET, or the one generated into st.
+func Secret(ctx context.Context, getenv func(string) string, st store.Store) ([]byte, error) {
+	secret, err := receiptkey.Load(ctx, getenv("RECEIPT_SECRET"), st)
 	if err != nil {
-		return httpapi.Config{}, fmt.Errorf("config: receipt secret: %w", err)
+		return nil, fmt.Errorf("config: receipt secret: %w", err)
+	}
+	return secret, nil
+}
+
+// Server builds the service from getenv; logs go to logTo.
+func Server(ctx context.Context, mode Mode, getenv func(string) string, logTo io.Writer) (*Service, error) {
+	st, err := OpenStore(ctx, mode, getenv)
+	if err != nil {
+		return nil, err
+	}
+	secret, err := Secret(ctx, getenv, st)
+	if err != nil {
+		st.Close()
+		return nil, err
 	}
 	var origins []string
 	for _, o := range strings.Split(getenv("ALLOWED_ORIGINS"), ",") {
@@ -48,14 +78,17 @@ func Server(mode Mode, getenv func(string) string, logTo io.Writer) (httpapi.Con
 		// Lambda's own scaling.
 		workers, queue = 1, 0
 	}
-	return httpapi.Config{
-		Pipeline:       &analysis.Pipeline{Secret: secret},
-		Pool:           pool.New(workers, queue),
-		MaxUploadMB:    Int(getenv, "MAX_UPLOAD_MB", 10),
-		AllowedOrigins: origins,
-		PublicBaseURL:  getenv("PUBLIC_BASE_URL"),
-		Logger:         slog.New(slog.NewJSONHandler(logTo, nil)),
-	}, nil
+	return &Service{Store: st, HTTP: httpapi.Config{
+		Pipeline:         &analysis.Pipeline{Secret: secret},
+		Pool:             pool.New(workers, queue),
+		Meter:            &metering.Meter{Store: st, Plans: Plans(getenv), AnonPerHour: Int(getenv, "ANON_LIMIT_PER_HOUR", metering.DefaultAnonPerHour)},
+		Limiter:          &ratelimit.Limiter{Store: st},
+		TrustedProxyHops: NonNegInt(getenv, "TRUSTED_PROXY_HOPS", 0),
+		MaxUploadMB:      Int(getenv, "MAX_UPLOAD_MB", 10),
+		AllowedOrigins:   origins,
+		PublicBaseURL:    getenv("PUBLIC_BASE_URL"),
+		Logger:           slog.New(slog.NewJSONHandler(logTo, nil)),
+	}}, nil
 }
 
 // Int reads a positive integer variable, or def.
@@ -65,3 +98,13 @@ func Int(getenv func(string) string, name string, def int) int {
 	}
 	return def
 }
+
+// NonNegInt reads an integer variable that may be 0, or def.
+func NonNegInt(getenv func(string) string, name string, def int) int {
+	if v, err := strconv.Atoi(strings.TrimSpace(getenv(name))); err == nil && v >= 0 {
+		return v
+	}
+	return def
+}
+
+var errStoreKind = errors.New(`config: STORE must be "embedded" or "dynamodb"`)

@@ -13,11 +13,13 @@ import (
 	"testing"
 
 	"github.com/doctrust/doctrust/internal/httpapi"
+	"github.com/doctrust/doctrust/internal/store/sqlite"
 )
 
 // TestNoDocumentBytesOnDisk runs large uploads through the service exactly
 // as `doctrust serve` builds it, with DATA_DIR and TMPDIR pointed at empty
-// folders, and finds nothing there afterwards but the receipt secret: the
+// folders, and finds nothing there afterwards but the store's files, which
+// hold no document byte (only metering rows and the receipt secret): the
 // multipart body is streamed, never spooled to a temporary file (as
 // ParseMultipartForm would do for large parts), and the log holds no bytes.
 func TestNoDocumentBytesOnDisk(t *testing.T) {
@@ -29,11 +31,12 @@ func TestNoDocumentBytesOnDisk(t *testing.T) {
 	t.Setenv("TMPDIR", tmpDir)
 	vars := map[string]string{"DATA_DIR": dataDir, "MAX_UPLOAD_MB": "10"}
 	logs := &bytes.Buffer{}
-	cfg, err := Server(Local, func(k string) string { return vars[k] }, logs)
+	svc, err := Server(t.Context(), Local, func(k string) string { return vars[k] }, logs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(httpapi.New(cfg))
+	defer svc.Close()
+	srv := httptest.NewServer(httpapi.New(svc.HTTP))
 	defer srv.Close()
 
 	marker := "ZQXJ-ON-DISK-MARKER"
@@ -64,7 +67,7 @@ func TestNoDocumentBytesOnDisk(t *testing.T) {
 			if err != nil || d.IsDir() {
 				return nil
 			}
-			if filepath.Base(p) != "receipt.secret" {
+			if !strings.HasPrefix(filepath.Base(p), sqlite.FileName) {
 				t.Errorf("file left on disk: %s", p)
 			}
 			if b, _ := os.ReadFile(p); bytes.Contains(b, []byte(marker)) || bytes.Contains(b, []byte("%PDF")) {

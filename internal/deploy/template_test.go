@@ -14,6 +14,11 @@ import (
 
 	"github.com/doctrust/doctrust/internal/analysis"
 	"github.com/doctrust/doctrust/internal/httpapi"
+	"github.com/doctrust/doctrust/internal/metering"
+	"github.com/doctrust/doctrust/internal/plans"
+	"github.com/doctrust/doctrust/internal/ratelimit"
+	"github.com/doctrust/doctrust/internal/store/dynamodb"
+	"github.com/doctrust/doctrust/internal/store/sqlite"
 	"gopkg.in/yaml.v3"
 )
 
@@ -22,9 +27,9 @@ type function struct {
 	routes        [][2]string // method, path
 }
 
-// functions reads the template with yaml.Node so CloudFormation tags (!Ref,
-// !Sub) need no special decoding.
-func functions(t *testing.T) []function {
+// resources reads the template's Resources with yaml.Node, so
+// CloudFormation tags (!Ref, !Sub) need no special decoding.
+func resources(t *testing.T) *yaml.Node {
 	t.Helper()
 	b, err := os.ReadFile("../../template.yaml")
 	if err != nil {
@@ -34,18 +39,32 @@ func functions(t *testing.T) []function {
 	if err := yaml.Unmarshal(b, &doc); err != nil {
 		t.Fatal(err)
 	}
-	get := func(n *yaml.Node, key string) *yaml.Node {
-		if n == nil || n.Kind != yaml.MappingNode {
-			return nil
-		}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Value == key {
-				return n.Content[i+1]
-			}
-		}
+	return get(doc.Content[0], "Resources")
+}
+
+// get is a mapping's value for key, or nil.
+func get(n *yaml.Node, key string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
 		return nil
 	}
-	resources := get(doc.Content[0], "Resources")
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
+func value(n *yaml.Node) string {
+	if n == nil {
+		return ""
+	}
+	return n.Value
+}
+
+func functions(t *testing.T) []function {
+	t.Helper()
+	resources := resources(t)
 	var out []function
 	for i := 0; i+1 < len(resources.Content); i += 2 {
 		name, res := resources.Content[i].Value, resources.Content[i+1]
@@ -87,7 +106,13 @@ func TestEveryFunctionBuilds(t *testing.T) {
 }
 
 func TestEveryRouteIsServed(t *testing.T) {
-	h := httpapi.New(httpapi.Config{Pipeline: &analysis.Pipeline{Secret: []byte("x")}})
+	st, err := sqlite.Open(filepath.Join(t.TempDir(), sqlite.FileName), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	h := httpapi.New(httpapi.Config{Pipeline: &analysis.Pipeline{Secret: []byte("x")},
+		Meter: &metering.Meter{Store: st, Plans: plans.New(0)}, Limiter: &ratelimit.Limiter{Store: st}})
 	for _, fn := range functions(t) {
 		for _, rt := range fn.routes {
 			req := httptest.NewRequest(rt[0], rt[1], strings.NewReader(""))
@@ -98,4 +123,123 @@ func TestEveryRouteIsServed(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestEveryTableIsDeclared: each table of the DynamoDB store's schema is a
+// resource named with the table prefix, with the same key schema, indexes
+// and TTL attribute, and the function holding the store may use it.
+func TestEveryTableIsDeclared(t *testing.T) {
+	res := resources(t)
+	declared := map[string]*yaml.Node{} // name suffix -> resource
+	logical := map[string]string{}      // name suffix -> logical id
+	for i := 0; i+1 < len(res.Content); i += 2 {
+		r := res.Content[i+1]
+		if value(get(r, "Type")) != "AWS::DynamoDB::Table" {
+			continue
+		}
+		name := get(get(r, "Properties"), "TableName")
+		if name == nil || name.Tag != "!Sub" || !strings.HasPrefix(name.Value, "${TablePrefix}") {
+			t.Errorf("%s: TableName must be !Sub \"${TablePrefix}<name>\"", res.Content[i].Value)
+			continue
+		}
+		suffix := strings.TrimPrefix(name.Value, "${TablePrefix}")
+		declared[suffix], logical[suffix] = r, res.Content[i].Value
+	}
+	policies := map[string]bool{} // logical ids the inspect function may use
+	for i := 0; i+1 < len(res.Content); i += 2 {
+		if res.Content[i].Value != "InspectFunction" {
+			continue
+		}
+		for _, p := range get(get(res.Content[i+1], "Properties"), "Policies").Content {
+			if crud := get(p, "DynamoDBCrudPolicy"); crud != nil {
+				policies[value(get(crud, "TableName"))] = true
+			}
+		}
+	}
+	for _, want := range dynamodb.Tables() {
+		r, ok := declared[want.Name]
+		if !ok {
+			t.Errorf("table %q is used by the store but not declared in template.yaml", want.Name)
+			continue
+		}
+		props := get(r, "Properties")
+		if value(get(props, "BillingMode")) != "PAY_PER_REQUEST" {
+			t.Errorf("%s: BillingMode must be PAY_PER_REQUEST", want.Name)
+		}
+		if got := keySchema(get(props, "KeySchema")); got != [2]string{want.HashKey, want.RangeKey} {
+			t.Errorf("%s: key schema %v, want %v", want.Name, got, [2]string{want.HashKey, want.RangeKey})
+		}
+		defs := map[string]bool{}
+		for _, d := range get(props, "AttributeDefinitions").Content {
+			if value(get(d, "AttributeType")) != "S" {
+				t.Errorf("%s: attribute %s must be S", want.Name, value(get(d, "AttributeName")))
+			}
+			defs[value(get(d, "AttributeName"))] = true
+		}
+		needed := []string{want.HashKey, want.RangeKey}
+		for _, ix := range want.Indexes {
+			needed = append(needed, ix.HashKey, ix.RangeKey)
+			var found bool
+			if g := get(props, "GlobalSecondaryIndexes"); g != nil {
+				for _, n := range g.Content {
+					if value(get(n, "IndexName")) == ix.Name {
+						found = true
+						if got := keySchema(get(n, "KeySchema")); got != [2]string{ix.HashKey, ix.RangeKey} {
+							t.Errorf("%s.%s: key schema %v", want.Name, ix.Name, got)
+						}
+						if value(get(get(n, "Projection"), "ProjectionType")) != "ALL" {
+							t.Errorf("%s.%s: projection must be ALL", want.Name, ix.Name)
+						}
+					}
+				}
+			}
+			if !found {
+				t.Errorf("%s: index %s not declared", want.Name, ix.Name)
+			}
+		}
+		for _, a := range needed {
+			if a != "" && !defs[a] {
+				t.Errorf("%s: attribute %s not defined", want.Name, a)
+			}
+		}
+		if len(defs) != len(uniqueNonEmpty(needed)) {
+			t.Errorf("%s: AttributeDefinitions %v define attributes no key uses", want.Name, defs)
+		}
+		ttl := get(props, "TimeToLiveSpecification")
+		switch {
+		case want.TTL == "" && ttl != nil:
+			t.Errorf("%s: TTL declared but the store sets none", want.Name)
+		case want.TTL != "" && (value(get(ttl, "AttributeName")) != want.TTL || value(get(ttl, "Enabled")) != "true"):
+			t.Errorf("%s: TTL must be enabled on %s", want.Name, want.TTL)
+		}
+		if !policies[logical[want.Name]] {
+			t.Errorf("InspectFunction has no DynamoDBCrudPolicy for %s", logical[want.Name])
+		}
+	}
+}
+
+func keySchema(n *yaml.Node) [2]string {
+	var out [2]string
+	if n == nil {
+		return out
+	}
+	for _, k := range n.Content {
+		switch value(get(k, "KeyType")) {
+		case "HASH":
+			out[0] = value(get(k, "AttributeName"))
+		case "RANGE":
+			out[1] = value(get(k, "AttributeName"))
+		}
+	}
+	return out
+}
+
+func uniqueNonEmpty(xs []string) map[string]bool {
+	m := map[string]bool{}
+	for _, x := range xs {
+		if x != "" {
+			m[x] = true
+		}
+	}
+	return m
 }

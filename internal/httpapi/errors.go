@@ -5,6 +5,9 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+
+	"github.com/doctrust/doctrust/internal/metering"
+	"github.com/doctrust/doctrust/internal/ratelimit"
 )
 
 // Code is an error code of SPEC.md's Errors table. Handlers return an
@@ -14,6 +17,7 @@ type Code string
 
 const (
 	NoFile           Code = "no_file"
+	InvalidRequest   Code = "invalid_request"
 	InvalidToken     Code = "invalid_token"
 	InvalidAPIKey    Code = "invalid_api_key"
 	NotAuthenticated Code = "not_authenticated"
@@ -36,6 +40,7 @@ const (
 
 var statuses = map[Code]int{
 	NoFile:           http.StatusBadRequest,
+	InvalidRequest:   http.StatusBadRequest,
 	InvalidToken:     http.StatusBadRequest,
 	InvalidAPIKey:    http.StatusUnauthorized,
 	NotAuthenticated: http.StatusUnauthorized,
@@ -87,13 +92,31 @@ func E(code Code, kv ...any) *Error {
 	return e
 }
 
-// writeError writes err as SPEC.md's JSON error body. Any error that is
-// not an *Error is a server fault and says nothing more than internal_error.
-func writeError(w http.ResponseWriter, err error) {
-	var e *Error
-	if !errors.As(err, &e) {
-		e = E(Internal)
+// apiError maps an error from the layers below onto the table: the
+// metering and rate-limit refusals carry their numbers; anything unknown
+// is a server fault and says nothing more than internal_error.
+func apiError(err error) *Error {
+	var (
+		e  *Error
+		qe *metering.QuotaExceeded
+		rl *ratelimit.Exceeded
+	)
+	switch {
+	case errors.As(err, &e):
+		return e
+	case errors.As(err, &qe):
+		return E(QuotaExceeded, "quota", qe.Status.Limit, "used", qe.Status.Used)
+	case errors.As(err, &rl):
+		return &Error{Code: RateLimited, Fields: map[string]any{"retryAfterSeconds": rl.RetryAfter}, RetryAfter: rl.RetryAfter}
+	case errors.Is(err, metering.ErrInvalidKey):
+		return E(InvalidAPIKey)
 	}
+	return E(Internal)
+}
+
+// writeError writes err as SPEC.md's JSON error body.
+func writeError(w http.ResponseWriter, err error) {
+	e := apiError(err)
 	body := map[string]any{"error": string(e.Code)}
 	for k, v := range e.Fields {
 		body[k] = v

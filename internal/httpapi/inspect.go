@@ -12,6 +12,7 @@ import (
 
 	"github.com/doctrust/doctrust/engine/policy"
 	"github.com/doctrust/doctrust/internal/analysis"
+	"github.com/doctrust/doctrust/internal/metering"
 	"github.com/doctrust/doctrust/internal/pool"
 )
 
@@ -34,11 +35,8 @@ type upload struct {
 }
 
 func (s *Server) inspect(w http.ResponseWriter, r *http.Request) {
-	if r.Header.Get("Authorization") != "" {
-		// A presented key that does not resolve is refused at once and
-		// never falls back to anonymous. No key resolves until the key
-		// store lands, so every presented key is refused.
-		writeError(w, E(InvalidAPIKey))
+	rp, ok := s.resolve(w, r)
+	if !ok {
 		return
 	}
 	q := r.URL.Query()
@@ -49,7 +47,7 @@ func (s *Server) inspect(w http.ResponseWriter, r *http.Request) {
 	}
 	up, err := s.readUpload(w, r)
 	if err != nil {
-		writeError(w, err)
+		rp.error(err)
 		return
 	}
 	if up.hasIssuer && !req.Triage {
@@ -63,35 +61,71 @@ func (s *Server) inspect(w http.ResponseWriter, r *http.Request) {
 			if errors.As(err, &pe) {
 				msg = pe.Message
 			}
-			writeError(w, E(InvalidPolicy, "message", msg))
+			rp.error(E(InvalidPolicy, "message", msg))
 			return
 		}
 		req.Policy = &p
 	}
 	req.Data = up.data
-	if err := s.cfg.Pool.Acquire(r.Context()); err != nil {
+	res, err := s.analyse(rp, 1, func(ctx context.Context) (*analysis.Result, error) {
+		return s.cfg.Pipeline.Inspect(ctx, req)
+	})
+	if err != nil {
+		rp.error(err)
+		return
+	}
+	st, err := s.cfg.Meter.Settle(r.Context(), rp.caller, metering.Use{
+		Route: "inspect", Documents: 1, Bytes: int64(len(req.Data)), Band: string(res.Unredacted.Summary.RiskBand),
+	})
+	if err != nil {
+		rp.error(err)
+		return
+	}
+	rp.setStatus(st)
+	rp.raw(http.StatusOK, res.Body)
+}
+
+// analyse runs one analysis of docs documents for the caller: a worker
+// slot first (503 busy when the queue is full, so a refused call costs the
+// caller nothing), then admission (the anonymous window or the quota
+// check), then the work under its deadline. Settling the charge is the
+// caller's, once the result is known to be a success.
+func (s *Server) analyse(rp *reply, docs int, work func(context.Context) (*analysis.Result, error)) (*analysis.Result, error) {
+	ctx := rp.r.Context()
+	// The request's own deadline (Lambda's, pulled in) running out before
+	// the work starts means the document's budget is spent.
+	timeout := E(AnalysisTimeout, "timeoutMs", analysis.DefaultDeadline.Milliseconds())
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return nil, timeout
+	}
+	if err := s.cfg.Pool.Acquire(ctx); err != nil {
 		switch {
 		case errors.Is(err, pool.ErrBusy):
-			writeError(w, &Error{Code: Busy, Fields: map[string]any{"retryAfterSeconds": 5}, RetryAfter: 5})
+			return nil, &Error{Code: Busy, Fields: map[string]any{"retryAfterSeconds": 5}, RetryAfter: 5}
 		case errors.Is(err, context.DeadlineExceeded):
-			// The request's own deadline (Lambda's, pulled in) ran out
-			// while queued: the document's budget is spent.
-			writeError(w, E(AnalysisTimeout, "timeoutMs", analysis.DefaultDeadline.Milliseconds()))
+			return nil, timeout
 		}
-		return // otherwise the client went away while queued
+		return nil, err // the client went away while queued
 	}
-	res, err := s.cfg.Pipeline.Inspect(r.Context(), req)
-	s.cfg.Pool.Release()
+	defer s.cfg.Pool.Release()
+	st, err := s.cfg.Meter.Admit(ctx, rp.caller, docs)
+	if rp.caller.Keyed() {
+		rp.setStatus(st)
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return nil, timeout
+	}
+	if err != nil {
+		return nil, err
+	}
+	res, err := work(ctx)
 	switch {
 	case errors.Is(err, analysis.ErrUnreadable):
-		writeError(w, E(NotAPDF))
+		return nil, E(NotAPDF)
 	case errors.Is(err, analysis.ErrDeadline):
-		writeError(w, E(AnalysisTimeout, "timeoutMs", analysis.DefaultDeadline.Milliseconds()))
-	case err != nil:
-		writeError(w, err)
-	default:
-		writeRaw(w, http.StatusOK, res.Body)
+		return nil, timeout
 	}
+	return res, err
 }
 
 // readUpload reads a multipart form (issuer and policy parts before the

@@ -13,23 +13,31 @@ import (
 
 	"github.com/doctrust/doctrust/engine/report"
 	"github.com/doctrust/doctrust/internal/analysis"
+	"github.com/doctrust/doctrust/internal/metering"
 	"github.com/doctrust/doctrust/internal/pool"
+	"github.com/doctrust/doctrust/internal/ratelimit"
 )
 
 // SmallBodyLimit is the body cap of every non-upload route (SPEC.md).
 const SmallBodyLimit = 65536
 
-// quotaHeaders are exposed to allowed browser origins (SPEC.md).
-const quotaHeaders = "x-quota-limit, x-quota-used, x-quota-remaining, x-quota-ceiling, x-quota-state"
+// exposedHeaders: the quota headers are readable by allowed browser origins (SPEC.md).
+const exposedHeaders = "x-quota-limit, x-quota-used, x-quota-remaining, x-quota-ceiling, x-quota-state, x-quota-credits"
 
 // Config is what the server needs; the mains build it from the environment.
 type Config struct {
-	Pipeline       *analysis.Pipeline
-	Pool           *pool.Pool
-	MaxUploadMB    int      // default 10
-	AllowedOrigins []string // browser origins allowed besides the service's own
-	PublicBaseURL  string
-	Logger         *slog.Logger
+	Pipeline *analysis.Pipeline
+	Pool     *pool.Pool
+	Meter    *metering.Meter
+	// Limiter runs the per-route rate limits (receipt verification).
+	Limiter *ratelimit.Limiter
+	// TrustedProxyHops: how many proxies in front append to
+	// X-Forwarded-For (0: the peer address is the client).
+	TrustedProxyHops int
+	MaxUploadMB      int      // default 10
+	AllowedOrigins   []string // browser origins allowed besides the service's own
+	PublicBaseURL    string
+	Logger           *slog.Logger
 }
 
 // Server is the API's http.Handler.
@@ -61,13 +69,17 @@ func New(cfg Config) *Server {
 	}
 	s.mux.HandleFunc("GET /api/v1/health", s.health)
 	s.mux.HandleFunc("POST /api/v1/inspect", s.inspect)
+	s.mux.HandleFunc("POST /api/v1/receipt/verify", s.verifyReceipt)
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { writeError(w, E(NotFound)) })
 	return s
 }
 
-// uploadRoutes take document bodies; every other route has the small cap.
-var uploadRoutes = map[string]bool{
-	"/api/v1/inspect": true,
+// bodyLimits are the routes whose body cap is not SmallBodyLimit: upload
+// routes (0: capped by MAX_UPLOAD_MB while streaming) and receipt
+// verification, whose body is a whole report.
+var bodyLimits = map[string]int64{
+	"/api/v1/inspect":        0,
+	"/api/v1/receipt/verify": VerifyBodyLimit,
 }
 
 // ServeHTTP applies the middleware every route shares: panic containment,
@@ -96,7 +108,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h := rec.Header()
 		h.Set("Access-Control-Allow-Origin", origin)
 		h.Set("Vary", "Origin")
-		h.Set("Access-Control-Expose-Headers", quotaHeaders)
+		h.Set("Access-Control-Expose-Headers", exposedHeaders)
 		if r.Method == http.MethodOptions {
 			h.Set("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS")
 			h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, X-Service-Issuer, X-Service-Policy")
@@ -105,12 +117,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if !uploadRoutes[r.URL.Path] {
-		if r.ContentLength > SmallBodyLimit {
-			writeError(rec, E(BodyTooLarge, "maxBytes", SmallBodyLimit))
+	limit, special := bodyLimits[r.URL.Path]
+	if !special {
+		limit = SmallBodyLimit
+	}
+	if limit > 0 {
+		if r.ContentLength > limit {
+			writeError(rec, E(BodyTooLarge, "maxBytes", limit))
 			return
 		}
-		r.Body = http.MaxBytesReader(rec, r.Body, SmallBodyLimit)
+		r.Body = http.MaxBytesReader(rec, r.Body, limit)
 	}
 	s.mux.ServeHTTP(rec, r)
 }

@@ -10,13 +10,19 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/doctrust/doctrust/engine/receipt"
 	"github.com/doctrust/doctrust/engine/report"
 	"github.com/doctrust/doctrust/internal/analysis"
+	"github.com/doctrust/doctrust/internal/metering"
+	"github.com/doctrust/doctrust/internal/plans"
 	"github.com/doctrust/doctrust/internal/pool"
+	"github.com/doctrust/doctrust/internal/ratelimit"
+	"github.com/doctrust/doctrust/internal/store"
+	"github.com/doctrust/doctrust/internal/store/sqlite"
 )
 
 const samplePDF = "../../../shared/corpus/pdf-incremental/qpdf/incremental-2.pdf"
@@ -24,18 +30,26 @@ const samplePDF = "../../../shared/corpus/pdf-incremental/qpdf/incremental-2.pdf
 var secret = []byte("http-test-secret")
 
 type env struct {
-	srv  *httptest.Server
-	pool *pool.Pool
-	logs *bytes.Buffer
+	srv   *httptest.Server
+	pool  *pool.Pool
+	logs  *bytes.Buffer
+	store store.Store
 }
 
 func newEnv(t *testing.T, mutate ...func(*Config)) *env {
 	t.Helper()
 	logs := &bytes.Buffer{}
 	p := pool.New(2, 4)
+	st, err := sqlite.Open(filepath.Join(t.TempDir(), sqlite.FileName), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
 	cfg := Config{
 		Pipeline:       &analysis.Pipeline{Secret: secret},
 		Pool:           p,
+		Meter:          &metering.Meter{Store: st, Plans: plans.New(0), AnonPerHour: 1000},
+		Limiter:        &ratelimit.Limiter{Store: st},
 		MaxUploadMB:    1,
 		AllowedOrigins: []string{"https://app.example"},
 		Logger:         slog.New(slog.NewJSONHandler(logs, nil)),
@@ -45,7 +59,7 @@ func newEnv(t *testing.T, mutate ...func(*Config)) *env {
 	}
 	srv := httptest.NewServer(New(cfg))
 	t.Cleanup(srv.Close)
-	return &env{srv: srv, pool: p, logs: logs}
+	return &env{srv: srv, pool: p, logs: logs, store: st}
 }
 
 func pdfBytes(t *testing.T) []byte {
@@ -236,7 +250,7 @@ func TestOriginsAndCORS(t *testing.T) {
 
 func TestSmallBodyCapAndUnknownRoutes(t *testing.T) {
 	e := newEnv(t)
-	resp, body, _ := e.do(t, "POST", "/api/v1/receipt/verify", bytes.NewReader(make([]byte, SmallBodyLimit+1)), map[string]string{"Content-Type": "application/json"})
+	resp, body, _ := e.do(t, "POST", "/api/v1/health", bytes.NewReader(make([]byte, SmallBodyLimit+1)), map[string]string{"Content-Type": "application/json"})
 	wantError(t, resp, body, 413, "body_too_large")
 	if body["maxBytes"] != float64(SmallBodyLimit) {
 		t.Fatalf("maxBytes %v", body["maxBytes"])

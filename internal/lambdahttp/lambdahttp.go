@@ -26,11 +26,12 @@ type Handler func(context.Context, events.APIGatewayV2HTTPRequest) (events.APIGa
 
 // New builds the handler from the environment.
 func New(getenv func(string) string) (Handler, error) {
-	cfg, err := config.Server(config.Lambda, getenv, os.Stderr)
+	// The store stays open for the life of the instance.
+	svc, err := config.Server(context.Background(), config.Lambda, getenv, os.Stderr)
 	if err != nil {
 		return nil, err
 	}
-	return Wrap(httpapi.New(cfg)), nil
+	return Wrap(httpapi.New(svc.HTTP)), nil
 }
 
 // Wrap adapts an http.Handler, pulling the context deadline in ahead of the

@@ -5,13 +5,20 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"mime/multipart"
 	"os"
 	"strconv"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-lambda-go/events"
+	"github.com/doctrust/doctrust/internal/apikey"
+	"github.com/doctrust/doctrust/internal/ddblocal"
+	"github.com/doctrust/doctrust/internal/store"
+	"github.com/doctrust/doctrust/internal/store/dynamodb"
 )
 
 func env(vars map[string]string) func(string) string {
@@ -31,20 +38,30 @@ func loadEvent(t *testing.T, name string) events.APIGatewayV2HTTPRequest {
 	return ev
 }
 
-func handler(t *testing.T) Handler {
+func TestMain(m *testing.M) { ddblocal.Main(m) }
+
+var prefixes atomic.Int64
+
+// lambdaEnv is a function's environment against DynamoDB Local, with
+// tables of its own.
+func lambdaEnv(t *testing.T) map[string]string {
+	return map[string]string{
+		"DYNAMODB_ENDPOINT": ddblocal.Endpoint(t),
+		"TABLE_PREFIX":      fmt.Sprintf("lambda%d_%d_", time.Now().UnixNano()%1e6, prefixes.Add(1)),
+		"RECEIPT_SECRET":    "lambda-test",
+	}
+}
+
+func handlerFor(t *testing.T, vars map[string]string) Handler {
 	t.Helper()
-	h, err := New(env(map[string]string{"RECEIPT_SECRET": "lambda-test"}))
+	h, err := New(env(vars))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return h
 }
 
-func TestLambdaNeedsSecret(t *testing.T) {
-	if _, err := New(env(nil)); err == nil {
-		t.Fatal("a Lambda without RECEIPT_SECRET started")
-	}
-}
+func handler(t *testing.T) Handler { return handlerFor(t, lambdaEnv(t)) }
 
 func TestHealthEvent(t *testing.T) {
 	resp, err := handler(t)(context.Background(), loadEvent(t, "apigw-v2-health.json"))
@@ -102,4 +119,99 @@ func TestDeadlineReservesTimeToAnswer(t *testing.T) {
 	if err != nil || resp.StatusCode != 422 || !bytes.Contains([]byte(resp.Body), []byte(`"analysis_timeout"`)) {
 		t.Fatalf("%v %d %s", err, resp.StatusCode, resp.Body)
 	}
+}
+
+// TestKeyedCallAndReceiptAcrossInstances: two instances of the function
+// share the DynamoDB tables and, with RECEIPT_SECRET unset, the receipt
+// secret generated into them. A keyed inspection on one instance is
+// metered (quota headers) and its receipt verifies on the other.
+func TestKeyedCallAndReceiptAcrossInstances(t *testing.T) {
+	pdf, err := os.ReadFile("../../../shared/corpus/pdf-incremental/qpdf/incremental-2.pdf")
+	if err != nil {
+		t.Skip("corpus not present")
+	}
+	vars := lambdaEnv(t)
+	delete(vars, "RECEIPT_SECRET")
+	one, two := handlerFor(t, vars), handlerFor(t, vars)
+
+	st, err := dynamodb.Open(t.Context(), dynamodb.Config{Endpoint: vars["DYNAMODB_ENDPOINT"], Prefix: vars["TABLE_PREFIX"]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, hash, preview := apikey.New()
+	a := store.Account{ID: "acct_lambda", Email: "lambda@example.com", Plan: "team", Created: time.Now()}
+	if err := st.CreateAccount(t.Context(), a, store.APIKey{ID: "key_lambda", AccountID: a.ID, Hash: hash, Preview: preview, Created: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+
+	ev := loadEvent(t, "apigw-v2-inspect.json")
+	ev.RawQueryString, ev.QueryStringParameters = "", nil
+	ev.Headers["content-type"] = "application/pdf"
+	ev.Headers["content-length"] = strconv.Itoa(len(pdf))
+	ev.Headers["authorization"] = "Bearer " + plain
+	ev.Body = base64.StdEncoding.EncodeToString(pdf)
+	resp, err := one(t.Context(), ev)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("%v %d %s", err, resp.StatusCode, resp.Body)
+	}
+	if header(resp, "x-quota-limit") != "10000" || header(resp, "x-quota-used") != "1" || header(resp, "x-quota-state") != "within" {
+		t.Fatalf("quota headers %v", resp.Headers)
+	}
+	var rep map[string]json.RawMessage
+	json.Unmarshal([]byte(resp.Body), &rep)
+	body, _ := json.Marshal(map[string]json.RawMessage{"report": json.RawMessage(resp.Body), "receipt": rep["receipt"]})
+	vev := loadEvent(t, "apigw-v2-verify.json")
+	vev.Headers["authorization"] = "Bearer " + plain
+	vev.Headers["content-length"] = strconv.Itoa(len(body))
+	vev.Body = string(body)
+	vresp, err := two(t.Context(), vev)
+	if err != nil || vresp.StatusCode != 200 || !strings.Contains(vresp.Body, `"valid":true`) {
+		t.Fatalf("verify on the other instance: %v %d %s", err, vresp.StatusCode, vresp.Body)
+	}
+	if header(vresp, "x-quota-used") != "1" {
+		t.Fatalf("verification was metered: %v", vresp.Headers)
+	}
+	// The call left one usage row, kept 400 days.
+	rows, err := st.UsageSince(t.Context(), a.ID, time.Now().Add(-time.Hour))
+	if err != nil || len(rows) != 1 || rows[0].Bytes != int64(len(pdf)) || rows[0].Expires.Before(time.Now().Add(399*24*time.Hour)) {
+		t.Fatalf("usage rows %+v %v", rows, err)
+	}
+	// An unknown key is refused, never served anonymously.
+	ev.Headers["authorization"] = "Bearer svc_unknown"
+	if resp, _ := one(t.Context(), ev); resp.StatusCode != 401 || !strings.Contains(resp.Body, "invalid_api_key") {
+		t.Fatalf("unknown key: %d %s", resp.StatusCode, resp.Body)
+	}
+}
+
+// TestAnonymousLimitPerSourceIP: the anonymous hourly limit is counted in
+// the shared tables against API Gateway's sourceIp, so a second instance
+// sees the first one's calls.
+func TestAnonymousLimitPerSourceIP(t *testing.T) {
+	vars := lambdaEnv(t)
+	vars["ANON_LIMIT_PER_HOUR"] = "1"
+	one, two := handlerFor(t, vars), handlerFor(t, vars)
+	ev := loadEvent(t, "apigw-v2-inspect.json")
+	ev.Headers["content-type"] = "application/pdf"
+	ev.Body = base64.StdEncoding.EncodeToString([]byte("%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF"))
+	if resp, _ := one(t.Context(), ev); resp.StatusCode != 200 {
+		t.Fatalf("first call: %d %s", resp.StatusCode, resp.Body)
+	}
+	resp, _ := two(t.Context(), ev)
+	if resp.StatusCode != 429 || !strings.Contains(resp.Body, `"rate_limited"`) || header(resp, "Retry-After") == "" {
+		t.Fatalf("second call from the same sourceIp: %d %s %v", resp.StatusCode, resp.Body, resp.Headers)
+	}
+	ev.RequestContext.HTTP.SourceIP = "198.51.100.8"
+	if resp, _ := two(t.Context(), ev); resp.StatusCode != 200 {
+		t.Fatalf("another sourceIp: %d %s", resp.StatusCode, resp.Body)
+	}
+}
+
+// header reads a response header whatever its case.
+func header(resp events.APIGatewayV2HTTPResponse, name string) string {
+	for k, v := range resp.Headers {
+		if strings.EqualFold(k, name) {
+			return v
+		}
+	}
+	return ""
 }

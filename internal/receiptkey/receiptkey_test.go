@@ -1,25 +1,33 @@
 package receiptkey
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/doctrust/doctrust/internal/store/sqlite"
 )
 
 func TestLoad(t *testing.T) {
-	if s, _ := Load("from-env", t.TempDir()); string(s) != "from-env" {
+	path := filepath.Join(t.TempDir(), sqlite.FileName)
+	st, err := sqlite.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if s, _ := Load(t.Context(), "from-env", st); string(s) != "from-env" {
 		t.Fatal("env not preferred")
 	}
-	dir := filepath.Join(t.TempDir(), "data")
-	a, err := Load("", dir)
+	a, err := Load(t.Context(), "", st)
 	if err != nil || len(a) != 64 {
 		t.Fatalf("generated %q %v", a, err)
 	}
-	b, _ := Load("", dir)
-	if string(a) != string(b) {
-		t.Fatal("secret not stable across loads")
+	// Another process on the same store gets the same secret.
+	other, err := sqlite.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if fi, _ := os.Stat(filepath.Join(dir, FileName)); fi.Mode().Perm() != 0o600 {
-		t.Fatalf("mode %v", fi.Mode())
+	defer other.Close()
+	if b, _ := Load(t.Context(), "", other); string(a) != string(b) {
+		t.Fatal("secret not shared through the store")
 	}
 }

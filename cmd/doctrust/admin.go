@@ -1,0 +1,49 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/doctrust/doctrust/internal/config"
+	"github.com/doctrust/doctrust/internal/store"
+)
+
+// admin runs support commands against the store `serve` uses; the embedded
+// store is in WAL mode, so this works while serve runs on the same DATA_DIR.
+func admin(args []string, stdout, stderr io.Writer) int {
+	if len(args) != 3 || args[0] != "plan" {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	email, planName := strings.ToLower(strings.TrimSpace(args[1])), args[2]
+	plan, err := config.Plans(os.Getenv).Parse(planName)
+	if err != nil {
+		fmt.Fprintf(stderr, "doctrust: %v\n", err)
+		return 2
+	}
+	ctx := context.Background()
+	st, err := config.OpenStore(ctx, config.Local, os.Getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "doctrust: %v\n", err)
+		return 1
+	}
+	defer st.Close()
+	a, err := st.AccountByEmail(ctx, email)
+	if errors.Is(err, store.ErrNotFound) {
+		fmt.Fprintf(stderr, "doctrust: no account with email %s\n", email)
+		return 1
+	}
+	if err == nil {
+		err = st.SetPlan(ctx, a.ID, plan.Name)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "doctrust: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "%s: plan %s (was %s), %d documents a month\n", email, plan.Name, a.Plan, plan.Quota)
+	return 0
+}

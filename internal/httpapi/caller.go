@@ -1,0 +1,103 @@
+package httpapi
+
+import (
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/doctrust/doctrust/internal/metering"
+)
+
+// clientIP is the peer address, or with TRUSTED_PROXY_HOPS = n > 0 the
+// address the outermost of n trusted proxies saw: the n-th entry from the
+// right of X-Forwarded-For. Entries further left are client-supplied and
+// never trusted. In Lambda the adapter puts API Gateway's sourceIp in
+// RemoteAddr, so hops stay 0 there.
+func clientIP(r *http.Request, hops int) string {
+	if hops > 0 {
+		var chain []string
+		for _, v := range r.Header.Values("X-Forwarded-For") {
+			for _, p := range strings.Split(v, ",") {
+				if p = strings.TrimSpace(p); p != "" {
+					chain = append(chain, p)
+				}
+			}
+		}
+		if len(chain) >= hops {
+			if ip := net.ParseIP(chain[len(chain)-hops]); ip != nil {
+				return ip.String()
+			}
+		}
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr // API Gateway's sourceIp has no port
+	}
+	return host
+}
+
+// reply answers one request of a caller: every keyed response, success or
+// error, carries the quota headers.
+type reply struct {
+	s      *Server
+	w      http.ResponseWriter
+	r      *http.Request
+	caller metering.Caller
+	status *metering.Status // known quota state, else read on demand
+}
+
+// resolve identifies the caller; a presented key that does not resolve is
+// answered at once with 401 and ok false.
+func (s *Server) resolve(w http.ResponseWriter, r *http.Request) (*reply, bool) {
+	rp := &reply{s: s, w: w, r: r}
+	c, err := s.cfg.Meter.Resolve(r.Context(), r.Header.Get("Authorization"), clientIP(r, s.cfg.TrustedProxyHops))
+	if err != nil {
+		rp.error(err)
+		return nil, false
+	}
+	rp.caller = c
+	return rp, true
+}
+
+func (rp *reply) setStatus(st metering.Status) { rp.status = &st }
+
+func (rp *reply) quotaHeaders() {
+	if !rp.caller.Keyed() {
+		return
+	}
+	if rp.status == nil {
+		st, err := rp.s.cfg.Meter.Status(rp.r.Context(), rp.caller)
+		if err != nil {
+			return // the answer still goes out; only its headers are missing
+		}
+		rp.status = &st
+	}
+	h, st := rp.w.Header(), rp.status
+	h.Set("x-quota-limit", strconv.Itoa(st.Limit))
+	h.Set("x-quota-used", strconv.Itoa(st.Used))
+	h.Set("x-quota-remaining", strconv.Itoa(st.Remaining))
+	h.Set("x-quota-ceiling", strconv.Itoa(st.Ceiling))
+	h.Set("x-quota-state", string(st.State))
+	h.Set("x-quota-credits", strconv.Itoa(st.Credits))
+}
+
+func (rp *reply) error(err error) {
+	if e := apiError(err); e.Code == Internal {
+		// Store and pipeline errors carry no document bytes; log the
+		// failure so an operator sees more than a 500.
+		rp.s.cfg.Logger.Error("request failed", "route", routeOf(rp.r), "err", err.Error())
+	}
+	rp.quotaHeaders()
+	writeError(rp.w, err)
+}
+
+func (rp *reply) json(status int, v any) {
+	rp.quotaHeaders()
+	writeJSON(rp.w, status, v)
+}
+
+func (rp *reply) raw(status int, body []byte) {
+	rp.quotaHeaders()
+	writeRaw(rp.w, status, body)
+}

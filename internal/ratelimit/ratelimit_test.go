@@ -1,0 +1,42 @@
+package ratelimit_test
+
+import (
+	"errors"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/doctrust/doctrust/internal/ratelimit"
+	"github.com/doctrust/doctrust/internal/store/sqlite"
+)
+
+func TestWindow(t *testing.T) {
+	now := time.Date(2026, 11, 22, 10, 59, 30, 0, time.UTC)
+	s, err := sqlite.Open(filepath.Join(t.TempDir(), "db"), func() time.Time { return now })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	l := &ratelimit.Limiter{Store: s, Now: func() time.Time { return now }}
+	rule := ratelimit.Rule{Name: "anon", Limit: 2, Window: time.Hour}
+	for range 2 {
+		if err := l.Allow(t.Context(), rule, "203.0.113.1"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err = l.Allow(t.Context(), rule, "203.0.113.1")
+	var ex *ratelimit.Exceeded
+	if !errors.As(err, &ex) || ex.RetryAfter != 30 {
+		t.Fatalf("third call = %v; want Exceeded with 30 s to the window's end", err)
+	}
+	if err := l.Allow(t.Context(), rule, "203.0.113.2"); err != nil {
+		t.Fatalf("another subject: %v", err)
+	}
+	if err := l.Allow(t.Context(), ratelimit.Rule{Name: "verify", Limit: 2, Window: time.Hour}, "203.0.113.1"); err != nil {
+		t.Fatalf("another rule: %v", err)
+	}
+	now = now.Add(31 * time.Second) // the next hour
+	if err := l.Allow(t.Context(), rule, "203.0.113.1"); err != nil {
+		t.Fatalf("next window: %v", err)
+	}
+}

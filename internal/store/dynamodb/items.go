@@ -1,0 +1,182 @@
+package dynamodb
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/doctrust/doctrust/internal/store"
+)
+
+// timeLayout is RFC 3339 in UTC with all nine fractional digits kept:
+// fixed width, so text order is time order (RFC3339Nano trims trailing
+// zeros and would sort 10:00:00.5Z before 10:00:00Z), and exact, so a
+// stored time is Equal to the one given.
+const timeLayout = "2006-01-02T15:04:05.000000000Z"
+
+func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
+
+func sv(s string) types.AttributeValue { return &types.AttributeValueMemberS{Value: s} }
+func nv(n int64) types.AttributeValue {
+	return &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)}
+}
+func tv(t time.Time) types.AttributeValue {
+	return &types.AttributeValueMemberS{Value: formatTime(t)}
+}
+
+func key(attr, value string) map[string]types.AttributeValue {
+	return map[string]types.AttributeValue{attr: sv(value)}
+}
+
+// names maps #a to a for each attribute: placeholders everywhere spare us
+// tracking DynamoDB's long list of reserved words (name, hash, ...).
+func names(attrs ...string) map[string]string {
+	m := make(map[string]string, len(attrs))
+	for _, a := range attrs {
+		m["#"+a] = a
+	}
+	return m
+}
+
+// putS leaves empty strings out, so an absent field is simply absent.
+func putS(item map[string]types.AttributeValue, attr, v string) {
+	if v != "" {
+		item[attr] = sv(v)
+	}
+}
+
+// putExpiry stores the exact expiry and the TTL attribute; a zero time
+// means the item never expires.
+func putExpiry(item map[string]types.AttributeValue, t time.Time) {
+	if t.IsZero() {
+		return
+	}
+	item[attrExpires] = tv(t)
+	item[attrExpiresAt] = nv(ttlSeconds(t))
+}
+
+// ttlSeconds rounds up, so TTL deletion never comes before the exact
+// expiry that reads go by.
+func ttlSeconds(t time.Time) int64 {
+	s := t.Unix()
+	if t.Nanosecond() > 0 {
+		s++
+	}
+	return s
+}
+
+// reader decodes attributes, keeping the first error. Errors name the
+// attribute, never its value.
+type reader struct {
+	item map[string]types.AttributeValue
+	err  error
+}
+
+func (r *reader) fail(attr, want string) {
+	if r.err == nil {
+		r.err = fmt.Errorf("attribute %s is not %s", attr, want)
+	}
+}
+
+func (r *reader) s(attr string) string {
+	switch v := r.item[attr].(type) {
+	case nil:
+		return ""
+	case *types.AttributeValueMemberS:
+		return v.Value
+	}
+	r.fail(attr, "a string")
+	return ""
+}
+
+func (r *reader) n(attr string) int64 {
+	switch v := r.item[attr].(type) {
+	case nil:
+		return 0
+	case *types.AttributeValueMemberN:
+		n, err := strconv.ParseInt(v.Value, 10, 64)
+		if err == nil {
+			return n
+		}
+	}
+	r.fail(attr, "an integer")
+	return 0
+}
+
+func (r *reader) b(attr string) bool {
+	switch v := r.item[attr].(type) {
+	case nil:
+		return false
+	case *types.AttributeValueMemberBOOL:
+		return v.Value
+	}
+	r.fail(attr, "a boolean")
+	return false
+}
+
+func (r *reader) t(attr string) time.Time {
+	s := r.s(attr)
+	if s == "" {
+		return time.Time{}
+	}
+	t, err := time.Parse(timeLayout, s)
+	if err != nil {
+		r.fail(attr, "a time")
+	}
+	return t
+}
+
+// expired reports whether the item's exact expiry is at or before now.
+func (r *reader) expired(now time.Time) bool {
+	exp := r.t(attrExpires)
+	return !exp.IsZero() && !exp.After(now)
+}
+
+func accountItem(a store.Account) map[string]types.AttributeValue {
+	item := map[string]types.AttributeValue{
+		attrID:       sv(a.ID),
+		attrVerified: &types.AttributeValueMemberBOOL{Value: a.Verified},
+		attrCredits:  nv(int64(a.Credits)),
+		attrCreated:  tv(a.Created),
+	}
+	putS(item, attrEmail, a.Email)
+	putS(item, attrPasswordHash, a.PasswordHash)
+	putS(item, attrPlan, a.Plan)
+	return item
+}
+
+func decodeAccount(item map[string]types.AttributeValue) (store.Account, error) {
+	r := reader{item: item}
+	a := store.Account{
+		ID: r.s(attrID), Email: r.s(attrEmail), PasswordHash: r.s(attrPasswordHash),
+		Verified: r.b(attrVerified), Plan: r.s(attrPlan), Credits: int(r.n(attrCredits)),
+		Created: r.t(attrCreated),
+	}
+	return a, r.err
+}
+
+func keyItem(k store.APIKey) map[string]types.AttributeValue {
+	item := map[string]types.AttributeValue{
+		attrHash:      sv(k.Hash),
+		attrID:        sv(k.ID),
+		attrAccountID: sv(k.AccountID),
+		attrCreated:   tv(k.Created),
+		attrRevoked:   &types.AttributeValueMemberBOOL{Value: k.Revoked},
+	}
+	putS(item, attrPreview, k.Preview)
+	if !k.RevokedAt.IsZero() {
+		item[attrRevokedAt] = tv(k.RevokedAt)
+	}
+	return item
+}
+
+func decodeKey(item map[string]types.AttributeValue) (store.APIKey, error) {
+	r := reader{item: item}
+	k := store.APIKey{
+		ID: r.s(attrID), AccountID: r.s(attrAccountID), Hash: r.s(attrHash), Preview: r.s(attrPreview),
+		Created: r.t(attrCreated), Revoked: r.b(attrRevoked), RevokedAt: r.t(attrRevokedAt),
+	}
+	return k, r.err
+}

@@ -1,0 +1,456 @@
+// Package sqlite is the embedded store: one SQLite file under DATA_DIR,
+// through the pure-Go modernc.org/sqlite driver, in WAL mode so that
+// `doctrust admin` can write while `doctrust serve` runs on the same file.
+//
+// Every multi-record change runs in one IMMEDIATE transaction: the write
+// lock is taken at BEGIN, so two writers never both read a counter and
+// then both pass its limit, and a failure rolls the whole change back.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/doctrust/doctrust/internal/store"
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// FileName is the database's name inside DATA_DIR.
+const FileName = "doctrust.db"
+
+const schema = `
+CREATE TABLE IF NOT EXISTS accounts (
+	id            TEXT PRIMARY KEY,
+	email         TEXT NOT NULL UNIQUE COLLATE NOCASE,
+	password_hash TEXT NOT NULL DEFAULT '',
+	verified      INTEGER NOT NULL DEFAULT 0,
+	plan          TEXT NOT NULL,
+	credits       INTEGER NOT NULL DEFAULT 0,
+	created       INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS api_keys (
+	hash       TEXT PRIMARY KEY,
+	id         TEXT NOT NULL UNIQUE,
+	account_id TEXT NOT NULL REFERENCES accounts(id),
+	preview    TEXT NOT NULL,
+	created    INTEGER NOT NULL,
+	revoked_at INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS api_keys_account ON api_keys(account_id, created);
+CREATE TABLE IF NOT EXISTS counters (
+	name    TEXT PRIMARY KEY,
+	n       INTEGER NOT NULL,
+	expires INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS credit_grants (
+	grant_id   TEXT PRIMARY KEY,
+	account_id TEXT NOT NULL,
+	n          INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS usage (
+	id         TEXT PRIMARY KEY,
+	account_id TEXT NOT NULL,
+	key_id     TEXT NOT NULL,
+	client_ip  TEXT NOT NULL,
+	route      TEXT NOT NULL,
+	at         INTEGER NOT NULL,
+	documents  INTEGER NOT NULL,
+	bytes      INTEGER NOT NULL,
+	band       TEXT NOT NULL,
+	credit     INTEGER NOT NULL,
+	expires    INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS usage_account ON usage(account_id, at);
+CREATE TABLE IF NOT EXISTS secrets (
+	name  TEXT PRIMARY KEY,
+	value BLOB NOT NULL
+);
+`
+
+// quotaRetention keeps a month's counter long enough for usage pages and
+// support questions about past months; the counter of the current month is
+// what metering reads.
+const quotaRetention = 400 * 24 * time.Hour
+
+// Store is the embedded store.
+type Store struct {
+	db  *sql.DB
+	now func() time.Time
+}
+
+var _ store.Store = (*Store)(nil)
+
+// Open opens (creating when needed) the database at path. now is the
+// clock used to filter expired rows; nil means the wall clock.
+func Open(path string, now func() time.Time) (*Store, error) {
+	if now == nil {
+		now = time.Now
+	}
+	// The file holds key hashes, password hashes and the receipt secret:
+	// owner-only from the start (SQLite gives its -wal and -shm files the
+	// database file's mode).
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("sqlite: %w", err)
+	}
+	fh, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: %w", err)
+	}
+	fh.Close()
+	q := url.Values{}
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "busy_timeout(15000)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Set("_txlock", "immediate")
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: open: %w", err)
+	}
+	s := &Store{db: db, now: now}
+	if err := s.migrate(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Store) migrate() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, schema); err != nil {
+			return fmt.Errorf("sqlite: schema: %w", err)
+		}
+		// Housekeeping in place of DynamoDB's TTL: expired rows go at start-up.
+		now := s.now().UnixNano()
+		for _, q := range []string{`DELETE FROM usage WHERE expires <= ?`, `DELETE FROM counters WHERE expires <= ?`} {
+			if _, err := tx.ExecContext(ctx, q, now); err != nil {
+				return fmt.Errorf("sqlite: sweep: %w", err)
+			}
+		}
+		return nil
+	})
+}
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// tx runs fn in one IMMEDIATE transaction, committing when it returns nil.
+func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("sqlite: begin: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("sqlite: commit: %w", err)
+	}
+	return nil
+}
+
+func ns(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
+func fromNS(n int64) time.Time {
+	if n == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, n).UTC()
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (s *Store) CreateAccount(ctx context.Context, a store.Account, first store.APIKey) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM accounts WHERE email = ? OR id = ?`, a.Email, a.ID).Scan(&n); err != nil {
+			return fmt.Errorf("sqlite: create account: %w", err)
+		}
+		if n > 0 {
+			return store.ErrConflict
+		}
+		if _, err := tx.ExecContext(ctx,
+			`INSERT INTO accounts (id, email, password_hash, verified, plan, credits, created) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			a.ID, a.Email, a.PasswordHash, b2i(a.Verified), a.Plan, a.Credits, ns(a.Created)); err != nil {
+			return fmt.Errorf("sqlite: create account: %w", err)
+		}
+		return insertKey(ctx, tx, first)
+	})
+}
+
+func insertKey(ctx context.Context, tx *sql.Tx, k store.APIKey) error {
+	if _, err := tx.ExecContext(ctx,
+		`INSERT INTO api_keys (hash, id, account_id, preview, created, revoked_at) VALUES (?, ?, ?, ?, ?, ?)`,
+		k.Hash, k.ID, k.AccountID, k.Preview, ns(k.Created), ns(k.RevokedAt)); err != nil {
+		return fmt.Errorf("sqlite: insert key: %w", err)
+	}
+	return nil
+}
+
+const accountCols = `id, email, password_hash, verified, plan, credits, created`
+
+func scanAccount(row *sql.Row) (store.Account, error) {
+	var a store.Account
+	var verified int
+	var created int64
+	err := row.Scan(&a.ID, &a.Email, &a.PasswordHash, &verified, &a.Plan, &a.Credits, &created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.Account{}, store.ErrNotFound
+	}
+	if err != nil {
+		return store.Account{}, fmt.Errorf("sqlite: read account: %w", err)
+	}
+	a.Verified, a.Created = verified != 0, fromNS(created)
+	return a, nil
+}
+
+func (s *Store) Account(ctx context.Context, id string) (store.Account, error) {
+	return scanAccount(s.db.QueryRowContext(ctx, `SELECT `+accountCols+` FROM accounts WHERE id = ?`, id))
+}
+
+func (s *Store) AccountByEmail(ctx context.Context, email string) (store.Account, error) {
+	return scanAccount(s.db.QueryRowContext(ctx, `SELECT `+accountCols+` FROM accounts WHERE email = ?`, email))
+}
+
+func (s *Store) SetPlan(ctx context.Context, accountID, plan string) error {
+	res, err := s.db.ExecContext(ctx, `UPDATE accounts SET plan = ? WHERE id = ?`, plan, accountID)
+	if err != nil {
+		return fmt.Errorf("sqlite: set plan: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return store.ErrNotFound
+	}
+	return nil
+}
+
+func (s *Store) AddCredits(ctx context.Context, accountID string, n int, grantID string) (store.Balance, error) {
+	var bal store.Balance
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE accounts SET credits = credits + ? WHERE id = ?`, n, accountID)
+		if err != nil {
+			return fmt.Errorf("sqlite: add credits: %w", err)
+		}
+		if c, _ := res.RowsAffected(); c == 0 {
+			return store.ErrNotFound
+		}
+		res, err = tx.ExecContext(ctx, `INSERT OR IGNORE INTO credit_grants (grant_id, account_id, n) VALUES (?, ?, ?)`, grantID, accountID, n)
+		if err != nil {
+			return fmt.Errorf("sqlite: add credits: %w", err)
+		}
+		if c, _ := res.RowsAffected(); c == 0 {
+			return store.ErrConflict // rolls the credit update back
+		}
+		bal, err = balance(ctx, tx, accountID, store.Month(s.now()))
+		return err
+	})
+	return bal, err
+}
+
+const keyCols = `hash, id, account_id, preview, created, revoked_at`
+
+type scanner interface{ Scan(...any) error }
+
+func scanKey(row scanner) (store.APIKey, error) {
+	var k store.APIKey
+	var created, revoked int64
+	if err := row.Scan(&k.Hash, &k.ID, &k.AccountID, &k.Preview, &created, &revoked); err != nil {
+		return store.APIKey{}, err
+	}
+	k.Created, k.RevokedAt, k.Revoked = fromNS(created), fromNS(revoked), revoked != 0
+	return k, nil
+}
+
+func (s *Store) KeyByHash(ctx context.Context, hash string) (store.APIKey, error) {
+	k, err := scanKey(s.db.QueryRowContext(ctx, `SELECT `+keyCols+` FROM api_keys WHERE hash = ?`, hash))
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.APIKey{}, store.ErrNotFound
+	}
+	if err != nil {
+		return store.APIKey{}, fmt.Errorf("sqlite: read key: %w", err)
+	}
+	return k, nil
+}
+
+func (s *Store) Keys(ctx context.Context, accountID string) ([]store.APIKey, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+keyCols+` FROM api_keys WHERE account_id = ? ORDER BY created, id`, accountID)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: list keys: %w", err)
+	}
+	defer rows.Close()
+	var keys []store.APIKey
+	for rows.Next() {
+		k, err := scanKey(rows)
+		if err != nil {
+			return nil, fmt.Errorf("sqlite: list keys: %w", err)
+		}
+		keys = append(keys, k)
+	}
+	return keys, rows.Err()
+}
+
+func quotaCounter(accountID, month string) string { return "quota#" + accountID + "#" + month }
+
+type querier interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}
+
+func balance(ctx context.Context, q querier, accountID, month string) (store.Balance, error) {
+	var bal store.Balance
+	err := q.QueryRowContext(ctx,
+		`SELECT coalesce((SELECT n FROM counters WHERE name = ?), 0), coalesce((SELECT credits FROM accounts WHERE id = ?), 0)`,
+		quotaCounter(accountID, month), accountID).Scan(&bal.Used, &bal.Credits)
+	if err != nil {
+		return store.Balance{}, fmt.Errorf("sqlite: balance: %w", err)
+	}
+	return bal, nil
+}
+
+func (s *Store) Balance(ctx context.Context, accountID, month string) (store.Balance, error) {
+	if err := exists(ctx, s.db, accountID); err != nil {
+		return store.Balance{}, err
+	}
+	return balance(ctx, s.db, accountID, month)
+}
+
+func exists(ctx context.Context, q querier, accountID string) error {
+	var n int
+	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM accounts WHERE id = ?`, accountID).Scan(&n); err != nil {
+		return fmt.Errorf("sqlite: read account: %w", err)
+	}
+	if n == 0 {
+		return store.ErrNotFound
+	}
+	return nil
+}
+
+func (s *Store) Charge(ctx context.Context, c store.Charge) (store.Balance, error) {
+	var bal store.Balance
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		if err := exists(ctx, tx, c.AccountID); err != nil {
+			return err
+		}
+		var res sql.Result
+		var err error
+		if c.FromCredits {
+			res, err = tx.ExecContext(ctx, `UPDATE accounts SET credits = credits - ? WHERE id = ? AND credits >= ?`,
+				c.Documents, c.AccountID, c.Documents)
+		} else {
+			name := quotaCounter(c.AccountID, c.Month)
+			expires := ns(s.now().Add(quotaRetention))
+			res, err = tx.ExecContext(ctx,
+				`INSERT INTO counters (name, n, expires) SELECT ?, ?, ? WHERE ? <= ?
+				 ON CONFLICT(name) DO UPDATE SET n = n + excluded.n WHERE n + excluded.n <= ?`,
+				name, c.Documents, expires, c.Documents, c.Limit, c.Limit)
+		}
+		if err != nil {
+			return fmt.Errorf("sqlite: charge: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return store.ErrRefused
+		}
+		if err := insertUsage(ctx, tx, c.Usage); err != nil {
+			return err
+		}
+		bal, err = balance(ctx, tx, c.AccountID, c.Month)
+		return err
+	})
+	return bal, err
+}
+
+func insertUsage(ctx context.Context, tx execer, u store.UsageRecord) error {
+	if _, err := tx.ExecContext(ctx,
+		`INSERT INTO usage (id, account_id, key_id, client_ip, route, at, documents, bytes, band, credit, expires)
+		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		u.ID, u.AccountID, u.KeyID, u.ClientIP, u.Route, ns(u.At), u.Documents, u.Bytes, u.Band, b2i(u.Credit), ns(u.Expires)); err != nil {
+		return fmt.Errorf("sqlite: usage row: %w", err)
+	}
+	return nil
+}
+
+type execer interface {
+	ExecContext(context.Context, string, ...any) (sql.Result, error)
+}
+
+func (s *Store) RecordUsage(ctx context.Context, u store.UsageRecord) error {
+	return insertUsage(ctx, s.db, u)
+}
+
+func (s *Store) UsageSince(ctx context.Context, accountID string, from time.Time) ([]store.UsageRecord, error) {
+	rows, err := s.db.QueryContext(ctx,
+		`SELECT id, account_id, key_id, client_ip, route, at, documents, bytes, band, credit, expires
+		 FROM usage WHERE account_id = ? AND at >= ? AND expires > ? ORDER BY at, rowid`,
+		accountID, ns(from), ns(s.now()))
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: usage: %w", err)
+	}
+	defer rows.Close()
+	var out []store.UsageRecord
+	for rows.Next() {
+		var u store.UsageRecord
+		var at, expires int64
+		var credit int
+		if err := rows.Scan(&u.ID, &u.AccountID, &u.KeyID, &u.ClientIP, &u.Route, &at, &u.Documents, &u.Bytes, &u.Band, &credit, &expires); err != nil {
+			return nil, fmt.Errorf("sqlite: usage: %w", err)
+		}
+		u.At, u.Expires, u.Credit = fromNS(at), fromNS(expires), credit != 0
+		out = append(out, u)
+	}
+	return out, rows.Err()
+}
+
+func (s *Store) Hit(ctx context.Context, bucket string, limit int, expires time.Time) (int, error) {
+	var count int
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		name := "rate#" + bucket
+		// An expired window starts afresh; a live one counts up to limit.
+		err := tx.QueryRowContext(ctx,
+			`INSERT INTO counters (name, n, expires) SELECT ?, 1, ? WHERE ? > 0
+			 ON CONFLICT(name) DO UPDATE SET
+			   n = CASE WHEN expires <= ? THEN 1 ELSE n + 1 END,
+			   expires = CASE WHEN expires <= ? THEN excluded.expires ELSE expires END
+			 WHERE expires <= ? OR n < ?
+			 RETURNING n`,
+			name, ns(expires), limit, ns(s.now()), ns(s.now()), ns(s.now()), limit).Scan(&count)
+		if errors.Is(err, sql.ErrNoRows) {
+			return store.ErrRefused
+		}
+		if err != nil {
+			return fmt.Errorf("sqlite: hit: %w", err)
+		}
+		return nil
+	})
+	return count, err
+}
+
+func (s *Store) Secret(ctx context.Context, name string, candidate []byte) ([]byte, error) {
+	var out []byte
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)`, name, candidate); err != nil {
+			return fmt.Errorf("sqlite: secret: %w", err)
+		}
+		if err := tx.QueryRowContext(ctx, `SELECT value FROM secrets WHERE name = ?`, name).Scan(&out); err != nil {
+			return fmt.Errorf("sqlite: secret: %w", err)
+		}
+		return nil
+	})
+	return out, err
+}

@@ -1,0 +1,139 @@
+// Package store is the service's persistence contract: the records the
+// service keeps (accounts, API keys, quota counters, credits, usage rows,
+// rate-limit windows, secrets) and the one interface both implementations
+// satisfy, the embedded SQLite store (package sqlite) and DynamoDB (package
+// dynamodb). Their shared behavioural suite is package storetest.
+//
+// Every method that changes more than one record does so atomically: a
+// storage failure never leaves half an account, a counter bumped without
+// its usage row, or credits spent without their usage row.
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Errors every implementation returns for the same conditions.
+var (
+	// ErrNotFound: no such record (or it has expired).
+	ErrNotFound = errors.New("store: not found")
+	// ErrConflict: a record with the same unique key exists (an email
+	// address already registered, a credit grant already applied).
+	ErrConflict = errors.New("store: conflict")
+	// ErrRefused: a conditional change did not hold (the quota counter
+	// would pass its limit, not enough credits, a rate window full). Nothing
+	// was written.
+	ErrRefused = errors.New("store: refused")
+)
+
+// Account is a customer account. The plan is the account's: every key of
+// the account shares its monthly quota.
+type Account struct {
+	ID           string
+	Email        string // lower-cased, unique
+	PasswordHash string // set by the accounts layer; never logged
+	Verified     bool
+	Plan         string // a plan name of package plans
+	Credits      int    // prepaid documents, spent past the monthly quota on Free
+	Created      time.Time
+}
+
+// APIKey is a key as stored: the SHA-256 of the plaintext (hex), never the
+// plaintext itself, and a preview that cannot be turned back into it.
+type APIKey struct {
+	ID        string
+	AccountID string
+	Hash      string // hex SHA-256 of the plaintext key
+	Preview   string // e.g. "svc_…3f9a": prefix and the last four characters
+	Created   time.Time
+	Revoked   bool
+	RevokedAt time.Time
+}
+
+// UsageRecord is one counted analysis in the usage ledger. Anonymous rows
+// carry the client IP and no account; keyed rows carry the account and
+// key. No document byte, filename or report content is kept: only size and
+// the risk band.
+type UsageRecord struct {
+	ID        string
+	AccountID string // empty for an anonymous call
+	KeyID     string
+	ClientIP  string // anonymous calls only
+	Route     string // e.g. "inspect"
+	At        time.Time
+	Documents int   // units charged (compare costs 2)
+	Bytes     int64 // size of the document(s)
+	Band      string
+	Credit    bool      // served from prepaid credits
+	Expires   time.Time // 90 days anonymous, 400 days keyed
+}
+
+// Charge is one metered analysis, applied atomically with its usage row.
+type Charge struct {
+	AccountID string
+	Month     string // "2006-01", UTC
+	Documents int
+	// Limit is the highest value the monthly counter may reach (quota plus
+	// the free buffer). Used when FromCredits is false.
+	Limit int
+	// FromCredits spends prepaid credits instead of the monthly counter.
+	FromCredits bool
+	Usage       UsageRecord
+}
+
+// Balance is an account's metering state after a change.
+type Balance struct {
+	Used    int // documents counted against this month's quota
+	Credits int // prepaid documents left
+}
+
+// Store is the persistence interface of the service.
+type Store interface {
+	// CreateAccount stores a new account with its first key, atomically.
+	// ErrConflict when the email is taken.
+	CreateAccount(ctx context.Context, a Account, first APIKey) error
+	Account(ctx context.Context, id string) (Account, error)
+	AccountByEmail(ctx context.Context, email string) (Account, error)
+	// SetPlan moves an account to a plan (support tooling, billing).
+	SetPlan(ctx context.Context, accountID, plan string) error
+	// AddCredits grants prepaid documents once per grantID (a checkout
+	// session id): a replay of the same grant is ErrConflict and changes
+	// nothing.
+	AddCredits(ctx context.Context, accountID string, n int, grantID string) (Balance, error)
+
+	// KeyByHash resolves a presented key. Revoked keys are returned with
+	// Revoked set; the caller refuses them.
+	KeyByHash(ctx context.Context, hash string) (APIKey, error)
+	// Keys lists an account's keys, oldest first.
+	Keys(ctx context.Context, accountID string) ([]APIKey, error)
+
+	// Balance reads the month's counter and the credits.
+	Balance(ctx context.Context, accountID, month string) (Balance, error)
+	// Charge counts one analysis: the counter (or the credits) and the
+	// usage row change together or not at all. ErrRefused when the
+	// counter would pass Limit or the credits do not cover it.
+	Charge(ctx context.Context, c Charge) (Balance, error)
+	// RecordUsage writes a usage row that charges nothing (anonymous calls).
+	RecordUsage(ctx context.Context, u UsageRecord) error
+	// UsageSince lists an account's usage rows at or after from, oldest
+	// first; expired rows are never returned.
+	UsageSince(ctx context.Context, accountID string, from time.Time) ([]UsageRecord, error)
+
+	// Hit counts one event in a fixed rate window named by bucket (the
+	// caller puts the window's start in the name). It returns the count
+	// including this event, or ErrRefused with nothing written when the
+	// window already holds limit events. The window is forgotten after
+	// expires.
+	Hit(ctx context.Context, bucket string, limit int, expires time.Time) (int, error)
+
+	// Secret returns the named secret, storing candidate first when none
+	// exists; two racing callers both get the one that was stored.
+	Secret(ctx context.Context, name string, candidate []byte) ([]byte, error)
+
+	Close() error
+}
+
+// Month is the quota month of t (UTC calendar month).
+func Month(t time.Time) string { return t.UTC().Format("2006-01") }
