@@ -250,3 +250,20 @@ func TestReceiptVerifyRateLimited(t *testing.T) {
 		t.Fatal("keyed 429 without quota headers")
 	}
 }
+
+// TestStoreFailureIsA500: with the store gone, a keyed call answers a plain
+// internal_error (never a report that went uncounted) and the log says why
+// without quoting the request.
+func TestStoreFailureIsA500(t *testing.T) {
+	e := newEnv(t)
+	_, h := e.keyed(t, plans.Free)
+	e.store.Close()
+	resp, body, _ := e.do(t, "POST", "/api/v1/inspect", bytes.NewReader(pdfBytes(t)), h)
+	wantError(t, resp, body, 500, "internal_error")
+	if len(body) != 1 {
+		t.Fatalf("500 body says more than the code: %v", body)
+	}
+	if !strings.Contains(e.logs.String(), `"request failed"`) || strings.Contains(e.logs.String(), h["Authorization"][7:]) {
+		t.Fatalf("log: %s", e.logs.String())
+	}
+}

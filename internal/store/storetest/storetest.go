@@ -53,6 +53,7 @@ func Run(t *testing.T, open Open) {
 		{"CreditsGrantedOnce", testCredits},
 		{"ChargeStopsAtLimit", testChargeLimit},
 		{"ChargeLastUnitRace", testChargeRace},
+		{"ChargeFailureWritesNothing", testChargeAtomic},
 		{"ChargeFromCredits", testChargeCredits},
 		{"UsageRowsAndExpiry", testUsage},
 		{"HitWindow", testHit},
@@ -224,6 +225,34 @@ func testChargeLimit(t *testing.T, s store.Store, clock *Clock) {
 	clock.Advance(10 * 24 * time.Hour) // 2026-12-02
 	if bal, err := s.Charge(ctx, charge(a, k, clock, 1, 4)); err != nil || bal.Used != 1 {
 		t.Fatalf("first charge of the new month = %+v, %v", bal, err)
+	}
+}
+
+// testChargeAtomic: when the usage row cannot be written (its id is taken),
+// the counter or the credits it would have paid with stay untouched.
+func testChargeAtomic(t *testing.T, s store.Store, clock *Clock) {
+	a, k := newAccount(t, s, clock, "free")
+	if _, err := s.AddCredits(ctx, a.ID, 5, uniq("cs_")); err != nil {
+		t.Fatal(err)
+	}
+	first := charge(a, k, clock, 1, 10)
+	if _, err := s.Charge(ctx, first); err != nil {
+		t.Fatal(err)
+	}
+	again := charge(a, k, clock, 3, 10)
+	again.Usage.ID, again.Usage.At = first.Usage.ID, first.Usage.At
+	if _, err := s.Charge(ctx, again); err == nil {
+		t.Fatal("a charge whose usage row collides succeeded")
+	}
+	again.FromCredits = true
+	if _, err := s.Charge(ctx, again); err == nil {
+		t.Fatal("a credit charge whose usage row collides succeeded")
+	}
+	if bal, err := s.Balance(ctx, a.ID, store.Month(clock.Now())); err != nil || bal.Used != 1 || bal.Credits != 5 {
+		t.Fatalf("after failed charges: %+v, %v; want used 1, credits 5", bal, err)
+	}
+	if rows, _ := s.UsageSince(ctx, a.ID, clock.Now().Add(-time.Hour)); len(rows) != 1 {
+		t.Fatalf("%d usage rows, want 1", len(rows))
 	}
 }
 
