@@ -13,8 +13,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/doctrust/doctrust/internal/accounts"
 	"github.com/doctrust/doctrust/internal/analysis"
 	"github.com/doctrust/doctrust/internal/httpapi"
+	"github.com/doctrust/doctrust/internal/mail"
 	"github.com/doctrust/doctrust/internal/metering"
 	"github.com/doctrust/doctrust/internal/plans"
 	"github.com/doctrust/doctrust/internal/pool"
@@ -72,6 +74,18 @@ func Server(ctx context.Context, mode Mode, getenv func(string) string, logTo io
 			origins = append(origins, o)
 		}
 	}
+	sender, err := mail.FromEnv(ctx, getenv)
+	if err != nil && !errors.Is(err, mail.ErrNotConfigured) {
+		st.Close()
+		return nil, fmt.Errorf("config: mail: %w", err)
+	}
+	baseURL := getenv("PUBLIC_BASE_URL")
+	if baseURL == "" && mode == Local {
+		baseURL = "http://127.0.0.1:" + strconv.Itoa(Int(getenv, "PORT", 8080))
+	}
+	limiter := &ratelimit.Limiter{Store: st}
+	logger := slog.New(slog.NewJSONHandler(logTo, nil))
+	planTable := Plans(getenv)
 	workers, queue := Int(getenv, "WORKERS", 2), Int(getenv, "QUEUE", 16)
 	if mode == Lambda {
 		// One request at a time per Lambda instance; concurrency is
@@ -79,15 +93,18 @@ func Server(ctx context.Context, mode Mode, getenv func(string) string, logTo io
 		workers, queue = 1, 0
 	}
 	return &Service{Store: st, HTTP: httpapi.Config{
-		Pipeline:         &analysis.Pipeline{Secret: secret},
-		Pool:             pool.New(workers, queue),
-		Meter:            &metering.Meter{Store: st, Plans: Plans(getenv), AnonPerHour: Int(getenv, "ANON_LIMIT_PER_HOUR", metering.DefaultAnonPerHour)},
-		Limiter:          &ratelimit.Limiter{Store: st},
+		Pipeline: &analysis.Pipeline{Secret: secret},
+		Pool:     pool.New(workers, queue),
+		Meter:    &metering.Meter{Store: st, Plans: planTable, AnonPerHour: Int(getenv, "ANON_LIMIT_PER_HOUR", metering.DefaultAnonPerHour)},
+		Limiter:  limiter,
+		Accounts: &accounts.Service{Store: st, Plans: planTable, Limiter: limiter, Mail: sender, BaseURL: baseURL, Logger: logger},
+		// Only a local plain-http address may carry the cookie without Secure.
+		CookieSecure:     mode == Lambda || !strings.HasPrefix(baseURL, "http://"),
 		TrustedProxyHops: NonNegInt(getenv, "TRUSTED_PROXY_HOPS", 0),
 		MaxUploadMB:      Int(getenv, "MAX_UPLOAD_MB", 10),
 		AllowedOrigins:   origins,
 		PublicBaseURL:    getenv("PUBLIC_BASE_URL"),
-		Logger:           slog.New(slog.NewJSONHandler(logTo, nil)),
+		Logger:           logger,
 	}}, nil
 }
 

@@ -145,15 +145,26 @@ func TestEveryTableIsDeclared(t *testing.T) {
 		suffix := strings.TrimPrefix(name.Value, "${TablePrefix}")
 		declared[suffix], logical[suffix] = r, res.Content[i].Value
 	}
-	policies := map[string]bool{} // logical ids the inspect function may use
+	// StoreAccessPolicy names each table's ARN, and every function uses it.
+	granted := map[string]bool{}
+	pol := get(res, "StoreAccessPolicy")
+	for _, st := range get(get(get(pol, "Properties"), "PolicyDocument"), "Statement").Content {
+		for _, r := range get(st, "Resource").Content {
+			if r.Tag == "!GetAtt" {
+				granted[strings.TrimSuffix(r.Value, ".Arn")] = true
+			}
+		}
+	}
 	for i := 0; i+1 < len(res.Content); i += 2 {
-		if res.Content[i].Value != "InspectFunction" {
+		if value(get(res.Content[i+1], "Type")) != "AWS::Serverless::Function" {
 			continue
 		}
+		var uses bool
 		for _, p := range get(get(res.Content[i+1], "Properties"), "Policies").Content {
-			if crud := get(p, "DynamoDBCrudPolicy"); crud != nil {
-				policies[value(get(crud, "TableName"))] = true
-			}
+			uses = uses || (p.Tag == "!Ref" && p.Value == "StoreAccessPolicy")
+		}
+		if !uses {
+			t.Errorf("%s does not use StoreAccessPolicy", res.Content[i].Value)
 		}
 	}
 	for _, want := range dynamodb.Tables() {
@@ -212,8 +223,8 @@ func TestEveryTableIsDeclared(t *testing.T) {
 		case want.TTL != "" && (value(get(ttl, "AttributeName")) != want.TTL || value(get(ttl, "Enabled")) != "true"):
 			t.Errorf("%s: TTL must be enabled on %s", want.Name, want.TTL)
 		}
-		if !policies[logical[want.Name]] {
-			t.Errorf("InspectFunction has no DynamoDBCrudPolicy for %s", logical[want.Name])
+		if !granted[logical[want.Name]] {
+			t.Errorf("StoreAccessPolicy does not grant %s", logical[want.Name])
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/doctrust/doctrust/internal/accounts"
 	"github.com/doctrust/doctrust/internal/metering"
 	"github.com/doctrust/doctrust/internal/ratelimit"
 )
@@ -20,6 +21,9 @@ const (
 	InvalidRequest   Code = "invalid_request"
 	InvalidToken     Code = "invalid_token"
 	InvalidAPIKey    Code = "invalid_api_key"
+	InvalidLogin     Code = "invalid_credentials"
+	EmailTaken       Code = "email_taken"
+	MailUnavailable  Code = "mail_unavailable"
 	NotAuthenticated Code = "not_authenticated"
 	OriginNotAllowed Code = "origin_not_allowed"
 	PlanRequired     Code = "plan_required"
@@ -43,6 +47,9 @@ var statuses = map[Code]int{
 	InvalidRequest:   http.StatusBadRequest,
 	InvalidToken:     http.StatusBadRequest,
 	InvalidAPIKey:    http.StatusUnauthorized,
+	InvalidLogin:     http.StatusUnauthorized,
+	EmailTaken:       http.StatusConflict,
+	MailUnavailable:  http.StatusServiceUnavailable,
 	NotAuthenticated: http.StatusUnauthorized,
 	OriginNotAllowed: http.StatusForbidden,
 	PlanRequired:     http.StatusForbidden,
@@ -100,10 +107,25 @@ func apiError(err error) *Error {
 		e  *Error
 		qe *metering.QuotaExceeded
 		rl *ratelimit.Exceeded
+		in *accounts.InputError
 	)
 	switch {
 	case errors.As(err, &e):
 		return e
+	case errors.As(err, &in):
+		return E(InvalidRequest, "message", in.Message)
+	case errors.Is(err, accounts.ErrEmailTaken):
+		return E(EmailTaken)
+	case errors.Is(err, accounts.ErrBadCredentials):
+		return E(InvalidLogin)
+	case errors.Is(err, accounts.ErrInvalidToken):
+		return E(InvalidToken)
+	case errors.Is(err, accounts.ErrNotAuthenticated):
+		return E(NotAuthenticated)
+	case errors.Is(err, accounts.ErrKeyNotFound):
+		return E(NotFound)
+	case errors.Is(err, accounts.ErrMailUnavailable):
+		return E(MailUnavailable)
 	case errors.As(err, &qe):
 		return E(QuotaExceeded, "quota", qe.Status.Limit, "used", qe.Status.Used)
 	case errors.As(err, &rl):

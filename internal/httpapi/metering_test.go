@@ -15,14 +15,14 @@ import (
 	"github.com/doctrust/doctrust/internal/store"
 )
 
-var accounts int
+var accountSeq int
 
 // keyed creates an account on plan and returns its Authorization header.
 func (e *env) keyed(t *testing.T, plan string) (store.Account, map[string]string) {
 	t.Helper()
-	accounts++
+	accountSeq++
 	plain, hash, preview := apikey.New()
-	a := store.Account{ID: fmt.Sprint("acct_", accounts), Email: fmt.Sprint("u", accounts, "@example.com"), Plan: plan, Created: time.Now()}
+	a := store.Account{ID: fmt.Sprint("acct_", accountSeq), Email: fmt.Sprint("u", accountSeq, "@example.com"), Plan: plan, Created: time.Now()}
 	if err := e.store.CreateAccount(t.Context(), a, store.APIKey{ID: "key_" + a.ID, AccountID: a.ID, Hash: hash, Preview: preview, Created: time.Now()}); err != nil {
 		t.Fatal(err)
 	}

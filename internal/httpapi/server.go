@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/doctrust/doctrust/engine/report"
+	"github.com/doctrust/doctrust/internal/accounts"
 	"github.com/doctrust/doctrust/internal/analysis"
 	"github.com/doctrust/doctrust/internal/metering"
 	"github.com/doctrust/doctrust/internal/pool"
@@ -29,6 +30,11 @@ type Config struct {
 	Pipeline *analysis.Pipeline
 	Pool     *pool.Pool
 	Meter    *metering.Meter
+	// Accounts serves the account and session routes.
+	Accounts *accounts.Service
+	// CookieSecure marks the session cookie Secure (everywhere but a
+	// local http address).
+	CookieSecure bool
 	// Limiter runs the per-route rate limits (receipt verification).
 	Limiter *ratelimit.Limiter
 	// TrustedProxyHops: how many proxies in front append to
@@ -70,6 +76,7 @@ func New(cfg Config) *Server {
 	s.mux.HandleFunc("GET /api/v1/health", s.health)
 	s.mux.HandleFunc("POST /api/v1/inspect", s.inspect)
 	s.mux.HandleFunc("POST /api/v1/receipt/verify", s.verifyReceipt)
+	s.accountRoutes()
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { writeError(w, E(NotFound)) })
 	return s
 }

@@ -16,7 +16,9 @@ import (
 
 	"github.com/doctrust/doctrust/engine/receipt"
 	"github.com/doctrust/doctrust/engine/report"
+	"github.com/doctrust/doctrust/internal/accounts"
 	"github.com/doctrust/doctrust/internal/analysis"
+	"github.com/doctrust/doctrust/internal/mail"
 	"github.com/doctrust/doctrust/internal/metering"
 	"github.com/doctrust/doctrust/internal/plans"
 	"github.com/doctrust/doctrust/internal/pool"
@@ -30,26 +32,31 @@ const samplePDF = "../../../shared/corpus/pdf-incremental/qpdf/incremental-2.pdf
 var secret = []byte("http-test-secret")
 
 type env struct {
-	srv   *httptest.Server
-	pool  *pool.Pool
-	logs  *bytes.Buffer
-	store store.Store
+	srv    *httptest.Server
+	pool   *pool.Pool
+	logs   *bytes.Buffer
+	store  store.Store
+	data   string // the store's folder
+	outbox string // MAIL_OUTBOX
 }
 
 func newEnv(t *testing.T, mutate ...func(*Config)) *env {
 	t.Helper()
 	logs := &bytes.Buffer{}
 	p := pool.New(2, 4)
-	st, err := sqlite.Open(filepath.Join(t.TempDir(), sqlite.FileName), nil)
+	data, outbox := t.TempDir(), t.TempDir()
+	st, err := sqlite.Open(filepath.Join(data, sqlite.FileName), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
 	cfg := Config{
-		Pipeline:       &analysis.Pipeline{Secret: secret},
-		Pool:           p,
-		Meter:          &metering.Meter{Store: st, Plans: plans.New(0), AnonPerHour: 1000},
-		Limiter:        &ratelimit.Limiter{Store: st},
+		Pipeline: &analysis.Pipeline{Secret: secret},
+		Pool:     p,
+		Meter:    &metering.Meter{Store: st, Plans: plans.New(0), AnonPerHour: 1000},
+		Limiter:  &ratelimit.Limiter{Store: st},
+		Accounts: &accounts.Service{Store: st, Plans: plans.New(0), Limiter: &ratelimit.Limiter{Store: st},
+			Mail: &mail.Outbox{Dir: outbox}, BaseURL: "http://127.0.0.1:8080"},
 		MaxUploadMB:    1,
 		AllowedOrigins: []string{"https://app.example"},
 		Logger:         slog.New(slog.NewJSONHandler(logs, nil)),
@@ -59,7 +66,7 @@ func newEnv(t *testing.T, mutate ...func(*Config)) *env {
 	}
 	srv := httptest.NewServer(New(cfg))
 	t.Cleanup(srv.Close)
-	return &env{srv: srv, pool: p, logs: logs, store: st}
+	return &env{srv: srv, pool: p, logs: logs, store: st, data: data, outbox: outbox}
 }
 
 func pdfBytes(t *testing.T) []byte {
@@ -91,7 +98,7 @@ func (e *env) do(t *testing.T, method, path string, body io.Reader, headers map[
 	for k, v := range headers {
 		req.Header.Set(k, v)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := noRedirect.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,3 +292,6 @@ func TestLogsHoldNoDocument(t *testing.T) {
 		}
 	}
 }
+
+// noRedirect shows redirects to the test instead of following them.
+var noRedirect = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}

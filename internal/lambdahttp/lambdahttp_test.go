@@ -215,3 +215,54 @@ func header(resp events.APIGatewayV2HTTPResponse, name string) string {
 	}
 	return ""
 }
+
+// event reshapes the recorded API Gateway v2 event into another route.
+func event(t *testing.T, method, path, body string, cookies []string) events.APIGatewayV2HTTPRequest {
+	ev := loadEvent(t, "apigw-v2-inspect.json")
+	ev.RouteKey, ev.RawPath, ev.RawQueryString, ev.QueryStringParameters = method+" "+path, path, "", nil
+	ev.RequestContext.RouteKey, ev.RequestContext.HTTP.Method, ev.RequestContext.HTTP.Path = ev.RouteKey, method, path
+	ev.Headers["content-type"] = "application/json"
+	ev.Headers["content-length"] = strconv.Itoa(len(body))
+	ev.Body, ev.IsBase64Encoded, ev.Cookies = body, false, cookies
+	return ev
+}
+
+// TestAccountsFunction: signup, the session cookie and /me through the
+// accounts function's handler on DynamoDB; a second instance sees the
+// session and the key.
+func TestAccountsFunction(t *testing.T) {
+	vars := lambdaEnv(t)
+	one, two := handlerFor(t, vars), handlerFor(t, vars)
+	resp, err := one(t.Context(), event(t, "POST", "/api/v1/auth/signup", `{"email":"ivy@example.com","password":"correct horse battery"}`, nil))
+	if err != nil || resp.StatusCode != 201 || len(resp.Cookies) != 1 {
+		t.Fatalf("signup: %v %d %s cookies %v", err, resp.StatusCode, resp.Body, resp.Cookies)
+	}
+	cookie := strings.SplitN(resp.Cookies[0], ";", 2)[0]
+	if !strings.HasPrefix(cookie, "svc_session=") || !strings.Contains(resp.Cookies[0], "Secure") || !strings.Contains(resp.Cookies[0], "HttpOnly") {
+		t.Fatalf("cookie %q", resp.Cookies[0])
+	}
+	var signup struct {
+		APIKey struct{ Plaintext, ID string } `json:"apiKey"`
+	}
+	json.Unmarshal([]byte(resp.Body), &signup)
+	me, err := two(t.Context(), event(t, "GET", "/api/v1/me", "", []string{cookie}))
+	if err != nil || me.StatusCode != 200 || !strings.Contains(me.Body, `"email":"ivy@example.com"`) || !strings.Contains(me.Body, signup.APIKey.ID) {
+		t.Fatalf("me on another instance: %v %d %s", err, me.StatusCode, me.Body)
+	}
+	// The same address again is a conflict, whichever instance answers.
+	dup, _ := two(t.Context(), event(t, "POST", "/api/v1/auth/signup", `{"email":"IVY@example.com","password":"correct horse battery"}`, nil))
+	if dup.StatusCode != 409 || !strings.Contains(dup.Body, "email_taken") {
+		t.Fatalf("duplicate signup: %d %s", dup.StatusCode, dup.Body)
+	}
+	rot, _ := one(t.Context(), event(t, "POST", "/api/v1/keys/rotate", `{"keyId":"`+signup.APIKey.ID+`"}`, []string{cookie}))
+	if rot.StatusCode != 200 {
+		t.Fatalf("rotate: %d %s", rot.StatusCode, rot.Body)
+	}
+	out, _ := two(t.Context(), event(t, "POST", "/api/v1/auth/logout", "", []string{cookie}))
+	if out.StatusCode != 200 {
+		t.Fatalf("logout: %d", out.StatusCode)
+	}
+	if me, _ := one(t.Context(), event(t, "GET", "/api/v1/me", "", []string{cookie})); me.StatusCode != 401 {
+		t.Fatalf("me after logout: %d %s", me.StatusCode, me.Body)
+	}
+}

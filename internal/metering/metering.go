@@ -59,10 +59,11 @@ type Status struct {
 	Credits   int // prepaid documents left (x-quota-credits)
 }
 
-// statusOf: past the quota but inside the buffer, or past the buffer with
+// StatusOf is the quota state of an account on plan p with balance b.
+// Past the quota but inside the buffer, or past the buffer with
 // credits left, calls are still served: soft-ceiling. Exhausted means the
 // next call is refused.
-func statusOf(p plans.Plan, b store.Balance) Status {
+func StatusOf(p plans.Plan, b store.Balance) Status {
 	st := Status{Limit: p.Quota, Used: b.Used, Remaining: max(p.Quota-b.Used, 0), Ceiling: p.Buffer(), Credits: b.Credits, State: Within}
 	switch {
 	case b.Used >= p.Limit() && b.Credits == 0:
@@ -160,7 +161,7 @@ func (m *Meter) Status(ctx context.Context, c Caller) (Status, error) {
 	if err != nil {
 		return Status{}, err
 	}
-	return statusOf(c.Plan, b), nil
+	return StatusOf(c.Plan, b), nil
 }
 
 // Admit is called before an analysis of docs documents. An anonymous call
@@ -211,5 +212,5 @@ func (m *Meter) Settle(ctx context.Context, c Caller, u Use) (Status, error) {
 	if err != nil {
 		return Status{}, err
 	}
-	return statusOf(c.Plan, b), nil
+	return StatusOf(c.Plan, b), nil
 }

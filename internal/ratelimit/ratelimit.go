@@ -32,20 +32,44 @@ type Limiter struct {
 	Now   func() time.Time
 }
 
-// Allow counts one event of subject under rule, or returns *Exceeded when
-// the window is full; a refused event is not counted.
-func (l *Limiter) Allow(ctx context.Context, rule Rule, subject string) error {
-	now := time.Now()
+// window names the current window of subject under rule.
+func (l *Limiter) window(rule Rule, subject string) (bucket string, now, end time.Time) {
+	now = time.Now()
 	if l.Now != nil {
 		now = l.Now()
 	}
 	start := now.UTC().Truncate(rule.Window)
-	end := start.Add(rule.Window)
-	bucket := fmt.Sprintf("%s:%s:%d", rule.Name, subject, start.Unix())
+	end = start.Add(rule.Window)
+	return fmt.Sprintf("%s:%s:%d", rule.Name, subject, start.Unix()), now, end
+}
+
+func exceeded(now, end time.Time) *Exceeded {
+	wait := int(end.Sub(now).Round(time.Second) / time.Second)
+	return &Exceeded{RetryAfter: max(wait, 1)}
+}
+
+// Allow counts one event of subject under rule, or returns *Exceeded when
+// the window is full; a refused event is not counted.
+func (l *Limiter) Allow(ctx context.Context, rule Rule, subject string) error {
+	bucket, now, end := l.window(rule, subject)
 	_, err := l.Store.Hit(ctx, bucket, rule.Limit, end)
 	if errors.Is(err, store.ErrRefused) {
-		wait := int(end.Sub(now).Round(time.Second) / time.Second)
-		return &Exceeded{RetryAfter: max(wait, 1)}
+		return exceeded(now, end)
 	}
 	return err
+}
+
+// Check returns *Exceeded when subject's window under rule is full,
+// without counting: for limits on outcomes (failed logins) that are
+// counted with Allow only once the outcome is known.
+func (l *Limiter) Check(ctx context.Context, rule Rule, subject string) error {
+	bucket, now, end := l.window(rule, subject)
+	n, err := l.Store.Count(ctx, bucket)
+	if err != nil {
+		return err
+	}
+	if n >= rule.Limit {
+		return exceeded(now, end)
+	}
+	return nil
 }

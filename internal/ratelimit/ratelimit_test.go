@@ -40,3 +40,25 @@ func TestWindow(t *testing.T) {
 		t.Fatalf("next window: %v", err)
 	}
 }
+
+func TestCheckDoesNotCount(t *testing.T) {
+	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	s, err := sqlite.Open(filepath.Join(t.TempDir(), "db"), func() time.Time { return now })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	l := &ratelimit.Limiter{Store: s, Now: func() time.Time { return now }}
+	rule := ratelimit.Rule{Name: "fail", Limit: 2, Window: 15 * time.Minute}
+	for range 5 {
+		if err := l.Check(t.Context(), rule, "a@example.com"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.Allow(t.Context(), rule, "a@example.com")
+	l.Allow(t.Context(), rule, "a@example.com")
+	var ex *ratelimit.Exceeded
+	if err := l.Check(t.Context(), rule, "a@example.com"); !errors.As(err, &ex) || ex.RetryAfter != 900 {
+		t.Fatalf("Check on a full window = %v", err)
+	}
+}

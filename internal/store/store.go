@@ -38,6 +38,33 @@ type Account struct {
 	Plan         string // a plan name of package plans
 	Credits      int    // prepaid documents, spent past the monthly quota on Free
 	Created      time.Time
+	// SessionEpoch is bumped by a password reset; a session is live only
+	// while its Epoch equals its account's, so one write ends every
+	// session of the account at once.
+	SessionEpoch int
+}
+
+// Session is a logged-in browser, kept under the hash of its cookie value.
+type Session struct {
+	Hash      string // hex SHA-256 of the cookie value
+	AccountID string
+	Epoch     int // the account's SessionEpoch when the session began
+	Created   time.Time
+	Expires   time.Time
+}
+
+// Token kinds.
+const (
+	TokenVerify = "verify" // email verification, 7 days
+	TokenReset  = "reset"  // password reset, 1 hour
+)
+
+// Token is a single-use emailed token, kept under the hash of its value.
+type Token struct {
+	Hash      string // hex SHA-256 of the token
+	Kind      string
+	AccountID string
+	Expires   time.Time
 }
 
 // APIKey is a key as stored: the SHA-256 of the plaintext (hex), never the
@@ -103,6 +130,29 @@ type Store interface {
 	// nothing.
 	AddCredits(ctx context.Context, accountID string, n int, grantID string) (Balance, error)
 
+	// CreateSession stores a new session.
+	CreateSession(ctx context.Context, sess Session) error
+	// Session finds a session by hash; ErrNotFound when unknown or expired.
+	Session(ctx context.Context, hash string) (Session, error)
+	// DeleteSession ends a session; ending an unknown one is not an error.
+	DeleteSession(ctx context.Context, hash string) error
+
+	// CreateToken stores a new single-use token.
+	CreateToken(ctx context.Context, tok Token) error
+	// VerifyEmail consumes a verification token and marks its account
+	// verified, atomically; ErrNotFound when the token is unknown, of
+	// another kind, expired or already used.
+	VerifyEmail(ctx context.Context, tokenHash string) (accountID string, err error)
+	// ResetPassword consumes a reset token, sets the password hash and
+	// bumps the account's SessionEpoch (ending every session), atomically;
+	// ErrNotFound as for VerifyEmail.
+	ResetPassword(ctx context.Context, tokenHash, passwordHash string) (accountID string, err error)
+
+	// RotateKey revokes the account's active key oldKeyID and stores its
+	// replacement, atomically; ErrNotFound when oldKeyID is not an active
+	// key of the account.
+	RotateKey(ctx context.Context, accountID, oldKeyID string, replacement APIKey) error
+
 	// KeyByHash resolves a presented key. Revoked keys are returned with
 	// Revoked set; the caller refuses them.
 	KeyByHash(ctx context.Context, hash string) (APIKey, error)
@@ -127,6 +177,10 @@ type Store interface {
 	// window already holds limit events. The window is forgotten after
 	// expires.
 	Hit(ctx context.Context, bucket string, limit int, expires time.Time) (int, error)
+
+	// Count reads a rate window's count without counting (0 when the
+	// window is unknown or expired).
+	Count(ctx context.Context, bucket string) (int, error)
 
 	// Secret returns the named secret, storing candidate first when none
 	// exists; two racing callers both get the one that was stored.

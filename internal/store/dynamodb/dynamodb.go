@@ -4,7 +4,7 @@
 //
 //	<prefix>accounts  pk
 //	    acct#<id>           the account: id, email, passwordHash, verified,
-//	                        plan, credits (N), created
+//	                        plan, credits (N), created, sessionEpoch (N)
 //	    email#<email>       accountId: makes the lower-cased email unique
 //	<prefix>keys      hash (hex SHA-256 of the key)
 //	                        id, accountId, preview, created, revoked, revokedAt
@@ -19,6 +19,10 @@
 //	    anonymous rows under accountId anon#<ip>
 //	<prefix>secrets   name
 //	    value (B)
+//	<prefix>sessions  hash (hex SHA-256 of the cookie), TTL expiresAt
+//	                        accountId, epoch (N), created, expires
+//	<prefix>tokens    hash (hex SHA-256 of the token), TTL expiresAt
+//	                        kind, accountId, expires
 //
 // Times are stored as fixed-width UTC RFC 3339 strings with nanoseconds,
 // so they round-trip exactly and sort as text in the order of time.
@@ -82,6 +86,9 @@ const (
 	attrCount        = "n"
 	attrValue        = "value"
 	attrRecorded     = "recorded"
+	attrSessionEpoch = "sessionEpoch"
+	attrEpoch        = "epoch"
+	attrKind         = "kind"
 )
 
 // Config says where the tables are.
@@ -104,7 +111,7 @@ type Store struct {
 	prefix string
 	now    func() time.Time
 
-	accounts, keys, counters, usage, secrets string // full table names
+	accounts, keys, counters, usage, secrets, sessions, tokens string // full table names
 }
 
 var _ store.Store = (*Store)(nil)
@@ -158,6 +165,8 @@ func New(client *dynamodb.Client, prefix string, now func() time.Time) *Store {
 		counters: prefix + TableCounters,
 		usage:    prefix + TableUsage,
 		secrets:  prefix + TableSecrets,
+		sessions: prefix + TableSessions,
+		tokens:   prefix + TableTokens,
 	}
 }
 
@@ -365,6 +374,98 @@ func (s *Store) Keys(ctx context.Context, accountID string) ([]store.APIKey, err
 		return strings.Compare(a.ID, b.ID)
 	})
 	return keys, nil
+}
+
+// RotateKey finds the old key's hash (the table's key) through the
+// byAccount index, then revokes it and puts the replacement in one
+// transaction. The revocation's condition re-checks on the item itself,
+// consistently, that the key is the account's, is oldKeyID and is not
+// revoked, so of two concurrent rotations of one key exactly one passes.
+// The index lags writes by a fraction of a second: a key created a moment
+// ago may not be found yet (ErrNotFound).
+func (s *Store) RotateKey(ctx context.Context, accountID, oldKeyID string, replacement store.APIKey) error {
+	if replacement.AccountID == "" {
+		replacement.AccountID = accountID
+	}
+	switch {
+	case accountID == "" || oldKeyID == "":
+		return store.ErrNotFound
+	case replacement.Hash == "" || replacement.ID == "":
+		return errors.New("dynamodb: rotate key: the replacement has no id or hash")
+	case replacement.AccountID != accountID:
+		return errors.New("dynamodb: rotate key: the replacement belongs to another account")
+	case replacement.Revoked:
+		return errors.New("dynamodb: rotate key: the replacement is revoked")
+	}
+	hash, err := s.keyHash(ctx, accountID, oldKeyID)
+	if err != nil {
+		return err
+	}
+	err = s.transact(ctx, []types.TransactWriteItem{
+		{Update: &types.Update{
+			TableName:                &s.keys,
+			Key:                      key(attrHash, hash),
+			UpdateExpression:         aws.String("SET #revoked = :true, #revokedAt = :now"),
+			ConditionExpression:      aws.String("#accountId = :acct AND #id = :id AND #revoked = :false"),
+			ExpressionAttributeNames: names(attrRevoked, attrRevokedAt, attrAccountID, attrID),
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":true": &types.AttributeValueMemberBOOL{Value: true}, ":false": &types.AttributeValueMemberBOOL{Value: false},
+				":now": tv(s.now()), ":acct": sv(accountID), ":id": sv(oldKeyID),
+			},
+		}},
+		{Put: &types.Put{
+			TableName: &s.keys, Item: keyItem(replacement),
+			ConditionExpression:      aws.String("attribute_not_exists(#hash)"),
+			ExpressionAttributeNames: names(attrHash),
+		}},
+	})
+	if reasons, ok := cancelled(err); ok {
+		switch {
+		case failed(reasons, 0):
+			return store.ErrNotFound
+		case failed(reasons, 1):
+			return store.ErrConflict // the replacement's hash is taken
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("dynamodb: rotate key: %w", err)
+	}
+	return nil
+}
+
+// keyHash finds the hash of the account's key id through the byAccount
+// index; ErrNotFound when the account has no such key, or it is revoked
+// (as far as the index knows: the caller's condition has the last word).
+func (s *Store) keyHash(ctx context.Context, accountID, keyID string) (string, error) {
+	p := dynamodb.NewQueryPaginator(s.db, &dynamodb.QueryInput{
+		TableName:                &s.keys,
+		IndexName:                aws.String(IndexKeysByAccount),
+		KeyConditionExpression:   aws.String("#accountId = :a"),
+		FilterExpression:         aws.String("#id = :id"),
+		ProjectionExpression:     aws.String("#hash, #id, #revoked"),
+		ExpressionAttributeNames: names(attrAccountID, attrID, attrHash, attrRevoked),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":a": sv(accountID), ":id": sv(keyID),
+		},
+	})
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return "", fmt.Errorf("dynamodb: rotate key: %w", err)
+		}
+		for _, item := range page.Items {
+			r := reader{item: item}
+			hash, revoked := r.s(attrHash), r.b(attrRevoked)
+			if r.err != nil {
+				return "", fmt.Errorf("dynamodb: rotate key: %w", r.err)
+			}
+			if revoked {
+				return "", store.ErrNotFound
+			}
+			return hash, nil
+		}
+	}
+	return "", store.ErrNotFound
 }
 
 // Balance reads the account's credits and the month's counter in one
@@ -683,6 +784,24 @@ func (s *Store) Hit(ctx context.Context, bucket string, limit int, expires time.
 		// Another caller restarted the window first: count into theirs.
 	}
 	return 0, errors.New("dynamodb: hit: the window kept changing under contention")
+}
+
+// Count reads the window consistently; an absent or expired window
+// (by the store's clock, TTL deletion running late) counts 0.
+func (s *Store) Count(ctx context.Context, bucket string) (int, error) {
+	item, err := s.get(ctx, s.counters, attrPK, rateKey(bucket))
+	if err != nil {
+		return 0, fmt.Errorf("dynamodb: count: %w", err)
+	}
+	r := reader{item: item}
+	if item == nil || r.expired(s.now()) {
+		return 0, nil
+	}
+	n := r.n(attrCount)
+	if r.err != nil {
+		return 0, fmt.Errorf("dynamodb: count: %w", r.err)
+	}
+	return int(n), nil
 }
 
 // Secret reads first because the secret nearly always exists; only when

@@ -215,3 +215,124 @@ func mustReasons(t *testing.T, err error) []types.CancellationReason {
 	}
 	return r
 }
+
+// TestSingleUseRaces: of concurrent uses of one token, or rotations of
+// one key, exactly one passes; the transaction's conditions re-check what
+// the first read saw.
+func TestSingleUseRaces(t *testing.T) {
+	ctx := context.Background()
+	clock := &storetest.Clock{}
+	s := open(t, clock.Now)
+	now := clock.Now()
+	a := store.Account{ID: "acct_race", Email: "race@example.com", Plan: "free", Created: now}
+	k := store.APIKey{ID: "key_race", AccountID: a.ID, Hash: "h_race", Created: now}
+	if err := s.CreateAccount(ctx, a, k); err != nil {
+		t.Fatal(err)
+	}
+	race := func(name string, op func(i int) error) {
+		t.Helper()
+		var ok atomic.Int32
+		var wg sync.WaitGroup
+		for i := range 8 {
+			wg.Go(func() {
+				if err := op(i); err == nil {
+					ok.Add(1)
+				} else if !errors.Is(err, store.ErrNotFound) {
+					t.Errorf("%s: %v", name, err)
+				}
+			})
+		}
+		wg.Wait()
+		if ok.Load() != 1 {
+			t.Errorf("%s: %d of 8 concurrent uses passed, want 1", name, ok.Load())
+		}
+	}
+	reset := store.Token{Hash: "t_reset", Kind: store.TokenReset, AccountID: a.ID, Expires: now.Add(time.Hour)}
+	if err := s.CreateToken(ctx, reset); err != nil {
+		t.Fatal(err)
+	}
+	race("reset", func(i int) error {
+		_, err := s.ResetPassword(ctx, reset.Hash, fmt.Sprint("pw", i))
+		return err
+	})
+	if got, _ := s.Account(ctx, a.ID); got.SessionEpoch != 1 {
+		t.Errorf("epoch after racing resets = %d, want 1", got.SessionEpoch)
+	}
+	race("rotate", func(i int) error {
+		return s.RotateKey(ctx, a.ID, k.ID, store.APIKey{ID: fmt.Sprint("key_new", i), Hash: fmt.Sprint("h_new", i), Created: now})
+	})
+	if keys, _ := s.Keys(ctx, a.ID); len(keys) != 2 {
+		t.Errorf("%d keys after racing rotations, want the old and one replacement", len(keys))
+	}
+}
+
+// TestAuthEdges: what this implementation adds to the suite's contract
+// for sessions, tokens and rotation.
+func TestAuthEdges(t *testing.T) {
+	ctx := context.Background()
+	clock := &storetest.Clock{}
+	s := open(t, clock.Now).(*Store)
+	now := clock.Now()
+
+	// An account item from before sessions has no sessionEpoch: it reads
+	// as 0 and a reset makes it 1.
+	legacy := accountItem(store.Account{ID: "acct_old", Email: "old@example.com", Plan: "free", Created: now})
+	delete(legacy, attrSessionEpoch)
+	legacy[attrPK] = sv(acctKey("acct_old"))
+	if _, err := s.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: &s.accounts, Item: legacy}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Account(ctx, "acct_old"); err != nil || got.SessionEpoch != 0 {
+		t.Fatalf("legacy account = %+v, %v", got, err)
+	}
+	tok := store.Token{Hash: "t_old", Kind: store.TokenReset, AccountID: "acct_old", Expires: now.Add(time.Hour)}
+	if err := s.CreateToken(ctx, tok); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CreateToken(ctx, tok); !errors.Is(err, store.ErrConflict) {
+		t.Errorf("a token hash stored twice: %v, want ErrConflict", err)
+	}
+	if _, err := s.ResetPassword(ctx, tok.Hash, "pw"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.Account(ctx, "acct_old"); got.SessionEpoch != 1 || got.PasswordHash != "pw" {
+		t.Errorf("legacy account after reset = %+v", got)
+	}
+
+	// A token whose account is gone is refused and left in place.
+	orphan := store.Token{Hash: "t_orphan", Kind: store.TokenVerify, AccountID: "acct_gone", Expires: now.Add(time.Hour)}
+	if err := s.CreateToken(ctx, orphan); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.VerifyEmail(ctx, orphan.Hash); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("token of a missing account: %v, want ErrNotFound", err)
+	}
+	if _, err := s.Account(ctx, "acct_gone"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("verifying created the account: %v", err)
+	}
+
+	// Empty hashes are unknown, never a request DynamoDB rejects.
+	if _, err := s.Session(ctx, ""); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("empty session hash: %v", err)
+	}
+	if err := s.DeleteSession(ctx, ""); err != nil {
+		t.Errorf("deleting an empty session hash: %v", err)
+	}
+	if _, err := s.VerifyEmail(ctx, ""); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("empty token hash: %v", err)
+	}
+	// Sessions and tokens always expire.
+	if err := s.CreateSession(ctx, store.Session{Hash: "s", AccountID: "acct_old", Created: now}); err == nil {
+		t.Error("a session without expiry was stored")
+	}
+	if err := s.CreateToken(ctx, store.Token{Hash: "t", Kind: "other", AccountID: "acct_old", Expires: now.Add(time.Hour)}); err == nil {
+		t.Error("a token of an unknown kind was stored")
+	}
+	sess := store.Session{Hash: "s_dup", AccountID: "acct_old", Created: now, Expires: now.Add(time.Hour)}
+	if err := s.CreateSession(ctx, sess); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CreateSession(ctx, sess); !errors.Is(err, store.ErrConflict) {
+		t.Errorf("a session hash stored twice: %v, want ErrConflict", err)
+	}
+}

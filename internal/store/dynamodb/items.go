@@ -140,6 +140,9 @@ func accountItem(a store.Account) map[string]types.AttributeValue {
 		attrVerified: &types.AttributeValueMemberBOOL{Value: a.Verified},
 		attrCredits:  nv(int64(a.Credits)),
 		attrCreated:  tv(a.Created),
+		// Items written before sessions existed lack it; it reads as 0
+		// and ResetPassword's ADD starts it from 0.
+		attrSessionEpoch: nv(int64(a.SessionEpoch)),
 	}
 	putS(item, attrEmail, a.Email)
 	putS(item, attrPasswordHash, a.PasswordHash)
@@ -152,7 +155,7 @@ func decodeAccount(item map[string]types.AttributeValue) (store.Account, error) 
 	a := store.Account{
 		ID: r.s(attrID), Email: r.s(attrEmail), PasswordHash: r.s(attrPasswordHash),
 		Verified: r.b(attrVerified), Plan: r.s(attrPlan), Credits: int(r.n(attrCredits)),
-		Created: r.t(attrCreated),
+		Created: r.t(attrCreated), SessionEpoch: int(r.n(attrSessionEpoch)),
 	}
 	return a, r.err
 }
@@ -179,4 +182,42 @@ func decodeKey(item map[string]types.AttributeValue) (store.APIKey, error) {
 		Created: r.t(attrCreated), Revoked: r.b(attrRevoked), RevokedAt: r.t(attrRevokedAt),
 	}
 	return k, r.err
+}
+
+func sessionItem(sess store.Session) map[string]types.AttributeValue {
+	item := map[string]types.AttributeValue{
+		attrHash:      sv(sess.Hash),
+		attrAccountID: sv(sess.AccountID),
+		attrEpoch:     nv(int64(sess.Epoch)),
+		attrCreated:   tv(sess.Created),
+	}
+	putExpiry(item, sess.Expires)
+	return item
+}
+
+func decodeSession(item map[string]types.AttributeValue) (store.Session, error) {
+	r := reader{item: item}
+	sess := store.Session{
+		Hash: r.s(attrHash), AccountID: r.s(attrAccountID), Epoch: int(r.n(attrEpoch)),
+		Created: r.t(attrCreated), Expires: r.t(attrExpires),
+	}
+	return sess, r.err
+}
+
+func tokenItem(tok store.Token) map[string]types.AttributeValue {
+	item := map[string]types.AttributeValue{
+		attrHash:      sv(tok.Hash),
+		attrKind:      sv(tok.Kind),
+		attrAccountID: sv(tok.AccountID),
+	}
+	putExpiry(item, tok.Expires)
+	return item
+}
+
+func decodeToken(item map[string]types.AttributeValue) (store.Token, error) {
+	r := reader{item: item}
+	tok := store.Token{
+		Hash: r.s(attrHash), Kind: r.s(attrKind), AccountID: r.s(attrAccountID), Expires: r.t(attrExpires),
+	}
+	return tok, r.err
 }

@@ -20,6 +20,8 @@ const (
 	TableCounters = "counters"
 	TableUsage    = "usage"
 	TableSecrets  = "secrets"
+	TableSessions = "sessions"
+	TableTokens   = "tokens"
 )
 
 // IndexKeysByAccount is the keys table's index for listing an account's
@@ -56,6 +58,8 @@ func Tables() []Table {
 		{Name: TableCounters, HashKey: attrPK, TTL: attrExpiresAt},
 		{Name: TableUsage, HashKey: attrAccountID, RangeKey: attrSK, TTL: attrExpiresAt},
 		{Name: TableSecrets, HashKey: attrName},
+		{Name: TableSessions, HashKey: attrHash, TTL: attrExpiresAt},
+		{Name: TableTokens, HashKey: attrHash, TTL: attrExpiresAt},
 	}
 }
 

@@ -32,7 +32,8 @@ CREATE TABLE IF NOT EXISTS accounts (
 	verified      INTEGER NOT NULL DEFAULT 0,
 	plan          TEXT NOT NULL,
 	credits       INTEGER NOT NULL DEFAULT 0,
-	created       INTEGER NOT NULL
+	created       INTEGER NOT NULL,
+	session_epoch INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS api_keys (
 	hash       TEXT PRIMARY KEY,
@@ -71,7 +72,26 @@ CREATE TABLE IF NOT EXISTS secrets (
 	name  TEXT PRIMARY KEY,
 	value BLOB NOT NULL
 );
+CREATE TABLE IF NOT EXISTS sessions (
+	hash       TEXT PRIMARY KEY,
+	account_id TEXT NOT NULL,
+	epoch      INTEGER NOT NULL,
+	created    INTEGER NOT NULL,
+	expires    INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tokens (
+	hash       TEXT PRIMARY KEY,
+	kind       TEXT NOT NULL,
+	account_id TEXT NOT NULL,
+	expires    INTEGER NOT NULL
+);
 `
+
+// columnsAdded are columns later than their table's first release:
+// CREATE TABLE IF NOT EXISTS leaves an older file's table as it was.
+var columnsAdded = []struct{ table, column, def string }{
+	{"accounts", "session_epoch", "INTEGER NOT NULL DEFAULT 0"},
+}
 
 // quotaRetention keeps a month's counter long enough for usage pages and
 // support questions about past months; the counter of the current month is
@@ -128,9 +148,21 @@ func (s *Store) migrate() error {
 		if _, err := tx.ExecContext(ctx, schema); err != nil {
 			return fmt.Errorf("sqlite: schema: %w", err)
 		}
+		for _, c := range columnsAdded {
+			var n int
+			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_info(?) WHERE name = ?`, c.table, c.column).Scan(&n); err != nil {
+				return fmt.Errorf("sqlite: schema: %w", err)
+			}
+			if n == 0 {
+				if _, err := tx.ExecContext(ctx, `ALTER TABLE `+c.table+` ADD COLUMN `+c.column+` `+c.def); err != nil {
+					return fmt.Errorf("sqlite: schema: %w", err)
+				}
+			}
+		}
 		// Housekeeping in place of DynamoDB's TTL: expired rows go at start-up.
 		now := s.now().UnixNano()
-		for _, q := range []string{`DELETE FROM usage WHERE expires <= ?`, `DELETE FROM counters WHERE expires <= ?`} {
+		for _, q := range []string{`DELETE FROM usage WHERE expires <= ?`, `DELETE FROM counters WHERE expires <= ?`,
+			`DELETE FROM sessions WHERE expires <= ?`, `DELETE FROM tokens WHERE expires <= ?`} {
 			if _, err := tx.ExecContext(ctx, q, now); err != nil {
 				return fmt.Errorf("sqlite: sweep: %w", err)
 			}
@@ -206,13 +238,13 @@ func insertKey(ctx context.Context, tx *sql.Tx, k store.APIKey) error {
 	return nil
 }
 
-const accountCols = `id, email, password_hash, verified, plan, credits, created`
+const accountCols = `id, email, password_hash, verified, plan, credits, created, session_epoch`
 
 func scanAccount(row *sql.Row) (store.Account, error) {
 	var a store.Account
 	var verified int
 	var created int64
-	err := row.Scan(&a.ID, &a.Email, &a.PasswordHash, &verified, &a.Plan, &a.Credits, &created)
+	err := row.Scan(&a.ID, &a.Email, &a.PasswordHash, &verified, &a.Plan, &a.Credits, &created, &a.SessionEpoch)
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.Account{}, store.ErrNotFound
 	}
@@ -453,4 +485,117 @@ func (s *Store) Secret(ctx context.Context, name string, candidate []byte) ([]by
 		return nil
 	})
 	return out, err
+}
+
+func (s *Store) CreateSession(ctx context.Context, sess store.Session) error {
+	if _, err := s.db.ExecContext(ctx, `INSERT INTO sessions (hash, account_id, epoch, created, expires) VALUES (?, ?, ?, ?, ?)`,
+		sess.Hash, sess.AccountID, sess.Epoch, ns(sess.Created), ns(sess.Expires)); err != nil {
+		return fmt.Errorf("sqlite: create session: %w", err)
+	}
+	return nil
+}
+
+func (s *Store) Session(ctx context.Context, hash string) (store.Session, error) {
+	var sess store.Session
+	var created, expires int64
+	err := s.db.QueryRowContext(ctx, `SELECT hash, account_id, epoch, created, expires FROM sessions WHERE hash = ? AND expires > ?`,
+		hash, ns(s.now())).Scan(&sess.Hash, &sess.AccountID, &sess.Epoch, &created, &expires)
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.Session{}, store.ErrNotFound
+	}
+	if err != nil {
+		return store.Session{}, fmt.Errorf("sqlite: read session: %w", err)
+	}
+	sess.Created, sess.Expires = fromNS(created), fromNS(expires)
+	return sess, nil
+}
+
+func (s *Store) DeleteSession(ctx context.Context, hash string) error {
+	if _, err := s.db.ExecContext(ctx, `DELETE FROM sessions WHERE hash = ?`, hash); err != nil {
+		return fmt.Errorf("sqlite: delete session: %w", err)
+	}
+	return nil
+}
+
+func (s *Store) CreateToken(ctx context.Context, tok store.Token) error {
+	if _, err := s.db.ExecContext(ctx, `INSERT INTO tokens (hash, kind, account_id, expires) VALUES (?, ?, ?, ?)`,
+		tok.Hash, tok.Kind, tok.AccountID, ns(tok.Expires)); err != nil {
+		return fmt.Errorf("sqlite: create token: %w", err)
+	}
+	return nil
+}
+
+// consume deletes a live token of kind inside tx and returns its account.
+func (s *Store) consume(ctx context.Context, tx *sql.Tx, hash, kind string) (string, error) {
+	var accountID string
+	err := tx.QueryRowContext(ctx, `DELETE FROM tokens WHERE hash = ? AND kind = ? AND expires > ? RETURNING account_id`,
+		hash, kind, ns(s.now())).Scan(&accountID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", store.ErrNotFound
+	}
+	if err != nil {
+		return "", fmt.Errorf("sqlite: consume token: %w", err)
+	}
+	return accountID, nil
+}
+
+func (s *Store) VerifyEmail(ctx context.Context, tokenHash string) (string, error) {
+	var accountID string
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		var err error
+		if accountID, err = s.consume(ctx, tx, tokenHash, store.TokenVerify); err != nil {
+			return err
+		}
+		return updateAccount(ctx, tx, `UPDATE accounts SET verified = 1 WHERE id = ?`, accountID)
+	})
+	return accountID, err
+}
+
+func (s *Store) ResetPassword(ctx context.Context, tokenHash, passwordHash string) (string, error) {
+	var accountID string
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		var err error
+		if accountID, err = s.consume(ctx, tx, tokenHash, store.TokenReset); err != nil {
+			return err
+		}
+		return updateAccount(ctx, tx, `UPDATE accounts SET password_hash = ?, session_epoch = session_epoch + 1 WHERE id = ?`, passwordHash, accountID)
+	})
+	return accountID, err
+}
+
+// updateAccount runs an UPDATE of one account; a vanished account is
+// ErrNotFound, which rolls back the token's consumption.
+func updateAccount(ctx context.Context, tx *sql.Tx, q string, args ...any) error {
+	res, err := tx.ExecContext(ctx, q, args...)
+	if err != nil {
+		return fmt.Errorf("sqlite: update account: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return store.ErrNotFound
+	}
+	return nil
+}
+
+func (s *Store) RotateKey(ctx context.Context, accountID, oldKeyID string, replacement store.APIKey) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at = 0`,
+			ns(s.now()), oldKeyID, accountID)
+		if err != nil {
+			return fmt.Errorf("sqlite: rotate key: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return store.ErrNotFound
+		}
+		return insertKey(ctx, tx, replacement)
+	})
+}
+
+func (s *Store) Count(ctx context.Context, bucket string) (int, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT coalesce((SELECT n FROM counters WHERE name = ? AND expires > ?), 0)`,
+		"rate#"+bucket, ns(s.now())).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: count: %w", err)
+	}
+	return n, nil
 }

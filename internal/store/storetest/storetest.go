@@ -59,6 +59,10 @@ func Run(t *testing.T, open Open) {
 		{"HitWindow", testHit},
 		{"HitRace", testHitRace},
 		{"Secret", testSecret},
+		{"Sessions", testSessions},
+		{"VerifyTokenSingleUse", testVerifyToken},
+		{"ResetEndsSessions", testReset},
+		{"RotateKey", testRotate},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			clock := &Clock{now: time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)}
@@ -379,10 +383,19 @@ func testHit(t *testing.T, s store.Store, clock *Clock) {
 	if _, err := s.Hit(ctx, bucket, 3, exp); !errors.Is(err, store.ErrRefused) {
 		t.Fatalf("hit past limit: %v, want ErrRefused", err)
 	}
+	if n, err := s.Count(ctx, bucket); err != nil || n != 3 {
+		t.Fatalf("Count = %d, %v; want 3 (a refused hit is not counted)", n, err)
+	}
+	if n, err := s.Count(ctx, uniq("never")); err != nil || n != 0 {
+		t.Fatalf("Count of an unknown window = %d, %v", n, err)
+	}
 	if n, err := s.Hit(ctx, uniq("other"), 3, exp); err != nil || n != 1 {
 		t.Fatalf("another bucket = %d, %v", n, err)
 	}
 	clock.Advance(time.Hour + time.Second) // the window has expired: it starts afresh
+	if n, err := s.Count(ctx, bucket); err != nil || n != 0 {
+		t.Fatalf("Count of an expired window = %d, %v; want 0", n, err)
+	}
 	if n, err := s.Hit(ctx, bucket, 3, clock.Now().Add(time.Hour)); err != nil || n != 1 {
 		t.Fatalf("hit in an expired window = %d, %v; want 1", n, err)
 	}
@@ -434,5 +447,133 @@ func testSecret(t *testing.T, s store.Store, clock *Clock) {
 		if r != results[0] {
 			t.Fatalf("racing callers got different secrets: %q", results)
 		}
+	}
+}
+
+func testSessions(t *testing.T, s store.Store, clock *Clock) {
+	a, _ := newAccount(t, s, clock, "free")
+	sess := store.Session{Hash: uniq("sess"), AccountID: a.ID, Epoch: 0, Created: clock.Now(), Expires: clock.Now().Add(time.Hour)}
+	if err := s.CreateSession(ctx, sess); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Session(ctx, sess.Hash)
+	if err != nil || got.AccountID != a.ID || got.Epoch != 0 || !got.Expires.Equal(sess.Expires) || !got.Created.Equal(sess.Created) {
+		t.Fatalf("Session = %+v, %v", got, err)
+	}
+	if _, err := s.Session(ctx, "unknown"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("unknown session: %v", err)
+	}
+	if err := s.DeleteSession(ctx, sess.Hash); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Session(ctx, sess.Hash); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("deleted session: %v", err)
+	}
+	if err := s.DeleteSession(ctx, sess.Hash); err != nil {
+		t.Fatalf("deleting twice: %v", err)
+	}
+	short := store.Session{Hash: uniq("sess"), AccountID: a.ID, Created: clock.Now(), Expires: clock.Now().Add(time.Minute)}
+	if err := s.CreateSession(ctx, short); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(time.Minute)
+	if _, err := s.Session(ctx, short.Hash); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("expired session: %v", err)
+	}
+}
+
+func testVerifyToken(t *testing.T, s store.Store, clock *Clock) {
+	a, _ := newAccount(t, s, clock, "free")
+	tok := store.Token{Hash: uniq("tok"), Kind: store.TokenVerify, AccountID: a.ID, Expires: clock.Now().Add(7 * 24 * time.Hour)}
+	if err := s.CreateToken(ctx, tok); err != nil {
+		t.Fatal(err)
+	}
+	// A reset cannot consume a verification token.
+	if _, err := s.ResetPassword(ctx, tok.Hash, "new"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("reset with a verify token: %v", err)
+	}
+	id, err := s.VerifyEmail(ctx, tok.Hash)
+	if err != nil || id != a.ID {
+		t.Fatalf("VerifyEmail = %q, %v", id, err)
+	}
+	if got, _ := s.Account(ctx, a.ID); !got.Verified {
+		t.Fatal("account not marked verified")
+	}
+	if _, err := s.VerifyEmail(ctx, tok.Hash); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("second use: %v", err)
+	}
+	if _, err := s.VerifyEmail(ctx, "unknown"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("unknown token: %v", err)
+	}
+	old := store.Token{Hash: uniq("tok"), Kind: store.TokenVerify, AccountID: a.ID, Expires: clock.Now().Add(time.Hour)}
+	if err := s.CreateToken(ctx, old); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(time.Hour)
+	if _, err := s.VerifyEmail(ctx, old.Hash); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("expired token: %v", err)
+	}
+}
+
+func testReset(t *testing.T, s store.Store, clock *Clock) {
+	a, _ := newAccount(t, s, clock, "free")
+	tok := store.Token{Hash: uniq("tok"), Kind: store.TokenReset, AccountID: a.ID, Expires: clock.Now().Add(time.Hour)}
+	if err := s.CreateToken(ctx, tok); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.VerifyEmail(ctx, tok.Hash); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("verify with a reset token: %v", err)
+	}
+	id, err := s.ResetPassword(ctx, tok.Hash, "new-hash")
+	if err != nil || id != a.ID {
+		t.Fatalf("ResetPassword = %q, %v", id, err)
+	}
+	got, _ := s.Account(ctx, a.ID)
+	if got.PasswordHash != "new-hash" || got.SessionEpoch != 1 {
+		t.Fatalf("after reset: %+v", got)
+	}
+	if _, err := s.ResetPassword(ctx, tok.Hash, "other"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("second use: %v", err)
+	}
+	if got, _ := s.Account(ctx, a.ID); got.PasswordHash != "new-hash" || got.SessionEpoch != 1 {
+		t.Fatalf("refused reset changed the account: %+v", got)
+	}
+}
+
+func testRotate(t *testing.T, s store.Store, clock *Clock) {
+	a, k := newAccount(t, s, clock, "team")
+	b, kb := newAccount(t, s, clock, "free")
+	clock.Advance(time.Second)
+	repl := store.APIKey{ID: uniq("key_"), AccountID: a.ID, Hash: uniq("hash"), Preview: "svc_…wxyz", Created: clock.Now()}
+	// Another account's key, an unknown key: refused, nothing written.
+	if err := s.RotateKey(ctx, a.ID, kb.ID, repl); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("rotating another account's key: %v", err)
+	}
+	if err := s.RotateKey(ctx, a.ID, "key_unknown", repl); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("rotating an unknown key: %v", err)
+	}
+	if _, err := s.KeyByHash(ctx, repl.Hash); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("a refused rotation stored the replacement: %v", err)
+	}
+	if err := s.RotateKey(ctx, a.ID, k.ID, repl); err != nil {
+		t.Fatal(err)
+	}
+	old, err := s.KeyByHash(ctx, k.Hash)
+	if err != nil || !old.Revoked || !old.RevokedAt.Equal(clock.Now()) {
+		t.Fatalf("old key after rotation: %+v, %v", old, err)
+	}
+	if nk, err := s.KeyByHash(ctx, repl.Hash); err != nil || nk.Revoked || nk.AccountID != a.ID {
+		t.Fatalf("replacement: %+v, %v", nk, err)
+	}
+	// A revoked key cannot be rotated again.
+	if err := s.RotateKey(ctx, a.ID, k.ID, store.APIKey{ID: uniq("key_"), AccountID: a.ID, Hash: uniq("hash"), Created: clock.Now()}); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("rotating a revoked key: %v", err)
+	}
+	keys, err := s.Keys(ctx, a.ID)
+	if err != nil || len(keys) != 2 || keys[0].ID != k.ID || !keys[0].Revoked || keys[1].ID != repl.ID {
+		t.Fatalf("Keys after rotation = %+v, %v", keys, err)
+	}
+	if keys, _ := s.Keys(ctx, b.ID); len(keys) != 1 || keys[0].Revoked {
+		t.Fatalf("the other account's keys changed: %+v", keys)
 	}
 }

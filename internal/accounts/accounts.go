@@ -1,0 +1,337 @@
+// Package accounts is the account and session logic behind SPEC.md's
+// "Account and session" routes: signup, login and sessions, email
+// verification, password reset, key rotation and the account summary.
+// Secrets (passwords, session ids, tokens, keys) are kept only as hashes;
+// every limiter is counted in the store, so it holds across instances.
+package accounts
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/mail"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/doctrust/doctrust/internal/apikey"
+	mailer "github.com/doctrust/doctrust/internal/mail"
+	"github.com/doctrust/doctrust/internal/password"
+	"github.com/doctrust/doctrust/internal/plans"
+	"github.com/doctrust/doctrust/internal/ratelimit"
+	"github.com/doctrust/doctrust/internal/store"
+	"github.com/google/uuid"
+)
+
+// Lifetimes (SPEC.md for the tokens; sessions are ours: docs/api.md).
+const (
+	SessionLifetime = 7 * 24 * time.Hour
+	VerifyLifetime  = 7 * 24 * time.Hour
+	ResetLifetime   = time.Hour
+)
+
+// Limiters of DESIGN.md.
+var (
+	SignupRule       = ratelimit.Rule{Name: "signup-ip", Limit: 20, Window: time.Hour}
+	LoginIPRule      = ratelimit.Rule{Name: "login-ip", Limit: 30, Window: 15 * time.Minute}
+	LoginFailureRule = ratelimit.Rule{Name: "login-fail", Limit: 10, Window: 15 * time.Minute}
+	ForgotEmailRule  = ratelimit.Rule{Name: "forgot-email", Limit: 5, Window: time.Hour}
+	ForgotIPRule     = ratelimit.Rule{Name: "forgot-ip", Limit: 20, Window: time.Hour}
+	ResendRule       = ratelimit.Rule{Name: "resend", Limit: 3, Window: time.Hour}
+	RotateRule       = ratelimit.Rule{Name: "rotate", Limit: 10, Window: time.Hour}
+)
+
+// Errors the HTTP layer maps onto SPEC.md's table.
+var (
+	ErrEmailTaken       = errors.New("accounts: email already registered")
+	ErrBadCredentials   = errors.New("accounts: invalid credentials")
+	ErrInvalidToken     = errors.New("accounts: invalid token")
+	ErrNotAuthenticated = errors.New("accounts: not authenticated")
+	ErrKeyNotFound      = errors.New("accounts: no such key")
+	ErrMailUnavailable  = errors.New("accounts: mail is not configured")
+)
+
+// InputError is a request the service refuses as malformed (400).
+type InputError struct{ Message string }
+
+func (e *InputError) Error() string { return e.Message }
+
+// Service holds what the account routes need.
+type Service struct {
+	Store   store.Store
+	Plans   plans.Table
+	Limiter *ratelimit.Limiter
+	// Mail sends verification and reset links; nil when no sender is
+	// configured.
+	Mail mailer.Sender
+	// BaseURL is where links in mails point (PUBLIC_BASE_URL).
+	BaseURL string
+	Logger  *slog.Logger
+	Now     func() time.Time
+}
+
+func (s *Service) now() time.Time {
+	if s.Now != nil {
+		return s.Now().UTC()
+	}
+	return time.Now().UTC()
+}
+
+func (s *Service) log() *slog.Logger {
+	if s.Logger == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return s.Logger
+}
+
+// secret returns a random URL-safe value and its storage hash.
+func secret() (plain, hash string) {
+	b := make([]byte, 32)
+	rand.Read(b) // never fails (crypto/rand, Go 1.24+)
+	plain = base64.RawURLEncoding.EncodeToString(b)
+	return plain, HashSecret(plain)
+}
+
+// HashSecret is how session ids and tokens are stored.
+func HashSecret(plain string) string {
+	sum := sha256.Sum256([]byte(plain))
+	return hex.EncodeToString(sum[:])
+}
+
+// NormaliseEmail checks an address and returns its stored form.
+func NormaliseEmail(raw string) (string, error) {
+	raw = strings.TrimSpace(raw)
+	a, err := mail.ParseAddress(raw)
+	if err != nil || a.Name != "" || a.Address != raw || len(raw) > 254 || !strings.Contains(raw, "@") {
+		return "", &InputError{Message: "email must be a plain address such as name@example.com"}
+	}
+	return strings.ToLower(raw), nil
+}
+
+// NewKey is a plaintext key shown once, with its stored form.
+type NewKey struct {
+	Plaintext string
+	Key       store.APIKey
+}
+
+func (s *Service) newKey(accountID string) NewKey {
+	plain, hash, preview := apikey.New()
+	return NewKey{Plaintext: plain, Key: store.APIKey{ID: "key_" + uuid.NewString(), AccountID: accountID, Hash: hash, Preview: preview, Created: s.now()}}
+}
+
+// Signup creates an account on the Free plan with its first key, and
+// mails a verification link when mail is configured.
+func (s *Service) Signup(ctx context.Context, email, pw, ip string) (store.Account, NewKey, error) {
+	if err := s.Limiter.Allow(ctx, SignupRule, ip); err != nil {
+		return store.Account{}, NewKey{}, err
+	}
+	email, err := NormaliseEmail(email)
+	if err != nil {
+		return store.Account{}, NewKey{}, err
+	}
+	if err := password.Check(pw); err != nil {
+		return store.Account{}, NewKey{}, &InputError{Message: err.Error()}
+	}
+	a := store.Account{ID: "acct_" + uuid.NewString(), Email: email, PasswordHash: password.Hash(pw), Plan: plans.Free, Created: s.now()}
+	k := s.newKey(a.ID)
+	if err := s.Store.CreateAccount(ctx, a, k.Key); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			return store.Account{}, NewKey{}, ErrEmailTaken
+		}
+		return store.Account{}, NewKey{}, err
+	}
+	if err := s.sendVerification(ctx, a); err != nil && !errors.Is(err, ErrMailUnavailable) {
+		// The account exists; the link can be sent again from the dashboard.
+		s.log().Warn("verification mail not sent", "err", err.Error())
+	}
+	return a, k, nil
+}
+
+func (s *Service) link(path string, q url.Values) string {
+	return strings.TrimRight(s.BaseURL, "/") + path + "?" + q.Encode()
+}
+
+func (s *Service) sendVerification(ctx context.Context, a store.Account) error {
+	if s.Mail == nil {
+		return ErrMailUnavailable
+	}
+	plain, hash := secret()
+	if err := s.Store.CreateToken(ctx, store.Token{Hash: hash, Kind: store.TokenVerify, AccountID: a.ID, Expires: s.now().Add(VerifyLifetime)}); err != nil {
+		return err
+	}
+	link := s.link("/api/v1/auth/verify", url.Values{"token": {plain}})
+	return s.Mail.Send(ctx, mailer.Message{To: a.Email, Subject: "Confirm your email address",
+		Text: "Confirm the address of your doctrust account by opening this link within 7 days:\n\n" + link +
+			"\n\nIf you did not sign up, ignore this mail.\n"})
+}
+
+// Login checks credentials and starts a session; it returns the cookie
+// value. Unknown addresses and wrong passwords are the same error after
+// the same work.
+func (s *Service) Login(ctx context.Context, email, pw, ip string) (string, store.Session, error) {
+	if err := s.Limiter.Allow(ctx, LoginIPRule, ip); err != nil {
+		return "", store.Session{}, err
+	}
+	email, err := NormaliseEmail(email)
+	if err != nil || len(pw) > password.MaxBytes {
+		password.Waste(pw)
+		return "", store.Session{}, ErrBadCredentials
+	}
+	if err := s.Limiter.Check(ctx, LoginFailureRule, email); err != nil {
+		return "", store.Session{}, err
+	}
+	a, err := s.Store.AccountByEmail(ctx, email)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		password.Waste(pw)
+	case err != nil:
+		return "", store.Session{}, err
+	}
+	if err != nil || !password.Verify(pw, a.PasswordHash) {
+		if lerr := s.Limiter.Allow(ctx, LoginFailureRule, email); lerr != nil {
+			var ex *ratelimit.Exceeded
+			if !errors.As(lerr, &ex) {
+				return "", store.Session{}, lerr
+			}
+		}
+		return "", store.Session{}, ErrBadCredentials
+	}
+	return s.StartSession(ctx, a)
+}
+
+// StartSession begins a session of a (after a login, or right after
+// signup) and returns the cookie value.
+func (s *Service) StartSession(ctx context.Context, a store.Account) (string, store.Session, error) {
+	plain, hash := secret()
+	sess := store.Session{Hash: hash, AccountID: a.ID, Epoch: a.SessionEpoch, Created: s.now(), Expires: s.now().Add(SessionLifetime)}
+	return plain, sess, s.Store.CreateSession(ctx, sess)
+}
+
+// Authenticate resolves a session cookie value to its account. A session
+// from before a password reset (an older epoch) is dead.
+func (s *Service) Authenticate(ctx context.Context, cookie string) (store.Account, store.Session, error) {
+	if cookie == "" || len(cookie) > 128 {
+		return store.Account{}, store.Session{}, ErrNotAuthenticated
+	}
+	sess, err := s.Store.Session(ctx, HashSecret(cookie))
+	if errors.Is(err, store.ErrNotFound) {
+		return store.Account{}, store.Session{}, ErrNotAuthenticated
+	}
+	if err != nil {
+		return store.Account{}, store.Session{}, err
+	}
+	a, err := s.Store.Account(ctx, sess.AccountID)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && a.SessionEpoch != sess.Epoch) {
+		return store.Account{}, store.Session{}, ErrNotAuthenticated
+	}
+	if err != nil {
+		return store.Account{}, store.Session{}, err
+	}
+	return a, sess, nil
+}
+
+// Logout ends the session of cookie (if any).
+func (s *Service) Logout(ctx context.Context, cookie string) error {
+	if cookie == "" {
+		return nil
+	}
+	return s.Store.DeleteSession(ctx, HashSecret(cookie))
+}
+
+// Verify consumes a verification token.
+func (s *Service) Verify(ctx context.Context, token string) error {
+	if token == "" || len(token) > 128 {
+		return ErrInvalidToken
+	}
+	_, err := s.Store.VerifyEmail(ctx, HashSecret(token))
+	if errors.Is(err, store.ErrNotFound) {
+		return ErrInvalidToken
+	}
+	return err
+}
+
+// ResendVerification mails a fresh link to the account.
+func (s *Service) ResendVerification(ctx context.Context, a store.Account) error {
+	if s.Mail == nil {
+		return ErrMailUnavailable
+	}
+	if err := s.Limiter.Allow(ctx, ResendRule, a.ID); err != nil {
+		return err
+	}
+	if a.Verified {
+		return nil // nothing to confirm; the answer does not differ
+	}
+	return s.sendVerification(ctx, a)
+}
+
+// Forgot mails a reset link when the address has an account. Whether it
+// has one, and whether mail could be sent, never shows in the result.
+func (s *Service) Forgot(ctx context.Context, email, ip string) error {
+	if err := s.Limiter.Allow(ctx, ForgotIPRule, ip); err != nil {
+		return err
+	}
+	email, err := NormaliseEmail(email)
+	if err != nil {
+		return nil
+	}
+	if err := s.Limiter.Allow(ctx, ForgotEmailRule, email); err != nil {
+		return err
+	}
+	a, err := s.Store.AccountByEmail(ctx, email)
+	if err != nil || s.Mail == nil {
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			s.log().Warn("forgot: account lookup failed", "err", err.Error())
+		}
+		return nil
+	}
+	plain, hash := secret()
+	if err := s.Store.CreateToken(ctx, store.Token{Hash: hash, Kind: store.TokenReset, AccountID: a.ID, Expires: s.now().Add(ResetLifetime)}); err != nil {
+		s.log().Warn("forgot: token not stored", "err", err.Error())
+		return nil
+	}
+	link := s.link("/account", url.Values{"reset": {plain}})
+	if err := s.Mail.Send(ctx, mailer.Message{To: a.Email, Subject: "Reset your password",
+		Text: "Choose a new password for your doctrust account within one hour:\n\n" + link +
+			"\n\nEvery session of the account is signed out when the password changes.\nIf you did not ask for this, ignore this mail.\n"}); err != nil {
+		s.log().Warn("forgot: mail not sent", "err", err.Error())
+	}
+	return nil
+}
+
+// Reset sets a new password with a reset token, ending every session.
+func (s *Service) Reset(ctx context.Context, token, pw string) error {
+	if err := password.Check(pw); err != nil {
+		return &InputError{Message: err.Error()}
+	}
+	if token == "" || len(token) > 128 {
+		return ErrInvalidToken
+	}
+	_, err := s.Store.ResetPassword(ctx, HashSecret(token), password.Hash(pw))
+	if errors.Is(err, store.ErrNotFound) {
+		return ErrInvalidToken
+	}
+	return err
+}
+
+// Rotate revokes one of the account's active keys and issues its
+// replacement; the plan and the monthly count are the account's, so both
+// carry over.
+func (s *Service) Rotate(ctx context.Context, a store.Account, keyID string) (NewKey, error) {
+	if err := s.Limiter.Allow(ctx, RotateRule, a.ID); err != nil {
+		return NewKey{}, err
+	}
+	k := s.newKey(a.ID)
+	err := s.Store.RotateKey(ctx, a.ID, keyID, k.Key)
+	if errors.Is(err, store.ErrNotFound) {
+		return NewKey{}, ErrKeyNotFound
+	}
+	if err != nil {
+		return NewKey{}, fmt.Errorf("accounts: rotate: %w", err)
+	}
+	return k, nil
+}
