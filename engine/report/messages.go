@@ -71,6 +71,12 @@ var catalogue = map[string]text{
 	"image-structure-anomalies.container-not-walked": {"Image container not walked", "The {format} container is recognised but its structure and metadata are not walked by this engine version; an empty result here is not a clean result."},
 	"office-structure-anomalies.package-not-walked":  {"Office package not walked", "The {format} package is recognised but its parts are not walked by this engine version; an empty result here is not a clean result."},
 	"office-structure-anomalies.blind-spot":          {"", "Office documents are not rendered: text hidden by colouring it like its background, or by a shape covering it, is not detected."},
+
+	// office families (engine/office)
+	// end of office families
+
+	// image families (engine/image)
+	// end of image families
 }
 
 // Title renders a message's title. Notes have no title.
