@@ -381,3 +381,41 @@ func TestNoSecretInStoreOrLogs(t *testing.T) {
 		}
 	}
 }
+
+func TestSignupForgotRotateLimiters(t *testing.T) {
+	e := newEnv(t)
+	var b *browser
+	var keyID string
+	for i := range 20 {
+		var resp *http.Response
+		var body map[string]any
+		nb := &browser{e: e}
+		resp, body = nb.call(t, "POST", "/api/v1/auth/signup", map[string]string{"email": "u" + string(rune('a'+i)) + "@example.com", "password": "correct horse battery"})
+		if resp.StatusCode != 201 {
+			t.Fatalf("signup %d: %d %v", i, resp.StatusCode, body)
+		}
+		if b == nil {
+			b, keyID = nb, body["apiKey"].(map[string]any)["id"].(string)
+		}
+	}
+	resp, body := (&browser{e: e}).call(t, "POST", "/api/v1/auth/signup", map[string]string{"email": "late@example.com", "password": "correct horse battery"})
+	wantError(t, resp, body, 429, "rate_limited")
+
+	for range 5 {
+		if resp, _ := b.call(t, "POST", "/api/v1/auth/forgot", map[string]string{"email": "ua@example.com"}); resp.StatusCode != 200 {
+			t.Fatalf("forgot: %d", resp.StatusCode)
+		}
+	}
+	resp, body = b.call(t, "POST", "/api/v1/auth/forgot", map[string]string{"email": "UA@example.com"})
+	wantError(t, resp, body, 429, "rate_limited")
+
+	for i := range 10 {
+		resp, body := b.call(t, "POST", "/api/v1/keys/rotate", map[string]string{"keyId": keyID})
+		if resp.StatusCode != 200 {
+			t.Fatalf("rotate %d: %d %v", i, resp.StatusCode, body)
+		}
+		keyID = body["apiKey"].(map[string]any)["id"].(string)
+	}
+	resp, body = b.call(t, "POST", "/api/v1/keys/rotate", map[string]string{"keyId": keyID})
+	wantError(t, resp, body, 429, "rate_limited")
+}

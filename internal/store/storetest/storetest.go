@@ -63,6 +63,7 @@ func Run(t *testing.T, open Open) {
 		{"VerifyTokenSingleUse", testVerifyToken},
 		{"ResetEndsSessions", testReset},
 		{"RotateKey", testRotate},
+		{"TokenRace", testTokenRace},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			clock := &Clock{now: time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)}
@@ -575,5 +576,34 @@ func testRotate(t *testing.T, s store.Store, clock *Clock) {
 	}
 	if keys, _ := s.Keys(ctx, b.ID); len(keys) != 1 || keys[0].Revoked {
 		t.Fatalf("the other account's keys changed: %+v", keys)
+	}
+}
+
+// testTokenRace: eight concurrent uses of one reset token; exactly one
+// sets the password.
+func testTokenRace(t *testing.T, s store.Store, clock *Clock) {
+	a, _ := newAccount(t, s, clock, "free")
+	tok := store.Token{Hash: uniq("tok"), Kind: store.TokenReset, AccountID: a.ID, Expires: clock.Now().Add(time.Hour)}
+	if err := s.CreateToken(ctx, tok); err != nil {
+		t.Fatal(err)
+	}
+	var ok atomic.Int32
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			_, err := s.ResetPassword(ctx, tok.Hash, fmt.Sprint("hash", i))
+			if err == nil {
+				ok.Add(1)
+			} else if !errors.Is(err, store.ErrNotFound) {
+				t.Errorf("reset: %v", err)
+			}
+		})
+	}
+	wg.Wait()
+	if ok.Load() != 1 {
+		t.Fatalf("%d concurrent uses of one token succeeded, want 1", ok.Load())
+	}
+	if got, _ := s.Account(ctx, a.ID); got.SessionEpoch != 1 {
+		t.Fatalf("session epoch %d after one reset", got.SessionEpoch)
 	}
 }
