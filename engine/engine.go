@@ -9,6 +9,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/doctrust/doctrust/engine/image"
+	"github.com/doctrust/doctrust/engine/office"
 	"github.com/doctrust/doctrust/engine/pdf"
 	"github.com/doctrust/doctrust/engine/report"
 	"github.com/doctrust/doctrust/engine/sniff"
@@ -58,45 +60,39 @@ func Inspect(ctx context.Context, data []byte, opt Options) (rep *report.Report,
 		}
 		return r, nil
 	case sniff.KindOffice:
-		return officeReport(data, s.Format), nil
+		return officeReport(ctx, data, s.Format, opt)
 	case sniff.KindImage:
-		return imageReport(data, s.Format), nil
+		return imageReport(ctx, data, s.Format)
+	}
+	if office.IsEncryptedPackage(data) {
+		// A password-protected docx/xlsx/pptx is a compound file, not a
+		// ZIP: reported as encrypted Office, not refused. Legacy binary
+		// .doc/.xls/.ppt hold no EncryptedPackage and stay unreadable.
+		return office.AnalyzeEncrypted(data), nil
 	}
 	return nil, ErrUnreadable
 }
 
-// officeReport is the report for an Office package until the package walker
-// lands: what sniffing established, plus the disclosure that the package was
-// not walked and the blind spot every Office report carries (SPEC.md item 7).
-func officeReport(data []byte, f sniff.Format) *report.Report {
-	r := report.New(report.MediaOffice, int64(len(data)))
-	r.Office = &report.OfficeBlock{Format: string(f)}
-	r.Add(report.Finding{
-		Family:   "office-structure-anomalies",
-		Severity: report.Info,
-		Message:  report.Msg("office-structure-anomalies.package-not-walked", "format", report.Kind(f)),
-		Notes:    []report.Message{report.Msg("office-structure-anomalies.blind-spot")},
-		Evidence: map[string]any{"code": "package-not-walked", "format": string(f)},
-	})
-	r.Finish()
-	return r
+// officeReport walks an Office package (engine/office); the blind-spot
+// disclosure of SPEC.md item 7 is part of every report it returns.
+func officeReport(ctx context.Context, data []byte, f sniff.Format, opt Options) (*report.Report, error) {
+	r, err := office.Analyze(ctx, data, f, office.Options{Now: opt.Now, Budget: opt.Budget})
+	if err != nil {
+		return nil, ErrDeadline
+	}
+	return r, nil
 }
 
-// imageReport is the report for an image: TIFF, GIF and BMP are recognised
-// and never walked (SPEC.md item 2); the walked containers carry the same
-// disclosure until their walkers land, so an empty result is never mistaken
-// for a clean one.
-func imageReport(data []byte, f sniff.Format) *report.Report {
-	r := report.New(report.MediaImage, int64(len(data)))
-	r.Image = &report.ImageBlock{Format: string(f), Walked: false, MetadataContainers: []string{}}
-	r.Add(report.Finding{
-		Family:   "image-structure-anomalies",
-		Severity: report.Info,
-		Message:  report.Msg("image-structure-anomalies.container-not-walked", "format", report.Kind(f)),
-		Evidence: map[string]any{"code": "container-not-walked", "format": string(f), "walkedByDesign": f.Walked()},
-	})
-	r.Finish()
-	return r
+// imageReport hands the image to engine/image, which walks JPEG, PNG, WebP
+// and ISOBMFF and gives TIFF, GIF and BMP the container-not-walked
+// disclosure (SPEC.md item 2), so an empty result is never mistaken for a
+// clean one.
+func imageReport(ctx context.Context, data []byte, f sniff.Format) (*report.Report, error) {
+	r, err := image.Analyze(ctx, data, f)
+	if err != nil {
+		return nil, ErrDeadline
+	}
+	return r, nil
 }
 
 // faultReport is the report of last resort when analysis panicked outside

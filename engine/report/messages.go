@@ -73,9 +73,78 @@ var catalogue = map[string]text{
 	"office-structure-anomalies.blind-spot":          {"", "Office documents are not rendered: text hidden by colouring it like its background, or by a shape covering it, is not detected."},
 
 	// office families (engine/office)
+	"office-macros.enabled-no-macros": {"Macro-enabled format without macros", "The package uses the macro-enabled {format} format but carries no macro parts."},
+	"office-macros.disguised":         {"Macros in a macro-free format", "The package declares the macro-free {format} format yet carries {parts} macro part(s); nothing was run."},
+	"office-macros.vba":               {"VBA macros present", "The package carries {parts} VBA project(s) with {modules} module stream(s); nothing was run."},
+	"office-macros.xlm":               {"Excel 4 macro sheets present", "The package carries {sheets} Excel 4 (XLM) macro sheet(s); nothing was run."},
+
+	"office-external-links.dde":             {"DDE link present", "The document carries {count} DDE field(s) or link(s), which can start a program when links update, among {total} external link(s); nothing was followed."},
+	"office-external-links.remote-template": {"Remote template", "The document attaches {count} template(s) fetched from outside the package, among {total} external link(s); nothing was fetched."},
+	"office-external-links.ole-link":        {"Linked OLE object", "The document links {count} OLE object(s) outside the package, among {total} external link(s); nothing was fetched."},
+	"office-external-links.remote-content":  {"Remote content", "The document references {count} remote resource(s) such as images, frames or external workbooks, among {total} external link(s); nothing was fetched."},
+
+	"office-embedded-objects.activex": {"ActiveX controls present", "The package embeds {activex} ActiveX control part(s), {ole} OLE object(s), {packages} embedded package(s) and {fonts} font(s); none was opened."},
+	"office-embedded-objects.ole":     {"Embedded OLE objects", "The package embeds {ole} OLE object(s), {packages} embedded package(s) and {fonts} font(s); none was opened."},
+	"office-embedded-objects.package": {"Embedded packages", "The package embeds {packages} package(s) such as documents or workbooks, and {fonts} font(s); none was opened."},
+	"office-embedded-objects.fonts":   {"Embedded fonts", "The package embeds {fonts} font(s)."},
+
+	"office-hidden-content.hidden-runs":        {"Hidden text runs", "{count} run(s) of text are marked hidden and do not show in the document's normal view."},
+	"office-hidden-content.very-hidden-sheets": {"Very hidden sheets", "{count} sheet(s) are very hidden: they cannot be unhidden from the spreadsheet's interface."},
+	"office-hidden-content.hidden-sheets":      {"Hidden sheets", "{count} sheet(s) are hidden."},
+	"office-hidden-content.hidden-cells":       {"Values in hidden rows or columns", "{count} cell(s) hold values in hidden rows ({rowCells}) or hidden columns ({columnCells})."},
+	"office-hidden-content.hidden-slides":      {"Hidden slides", "{count} slide(s) are hidden from the slide show."},
+
+	"office-tracked-changes.deletions":  {"Tracked deletions recorded", "The document records {deletions} deletion(s), {insertions} insertion(s), {moves} move mark(s) and {formatting} formatting change(s) by {authors} author(s); the deleted text is still in the file."},
+	"office-tracked-changes.insertions": {"Tracked insertions recorded", "The document records {insertions} insertion(s), {moves} move mark(s) and {formatting} formatting change(s) by {authors} author(s)."},
+	"office-tracked-changes.formatting": {"Tracked formatting changes", "The document records {formatting} formatting change(s) by {authors} author(s)."},
+
+	"office-injection-markers.found": {"Text addressed to a language model", "{count} carrier(s) among document properties, comments and hidden runs hold text addressed to a language model ({categories} cue categories)."},
+
+	"office-metadata-anomalies.dates-out-of-order":     {"Modified before created", "The recorded modification date is earlier than the creation date."},
+	"office-metadata-anomalies.future-date":            {"Date in the future", "{dates} document date(s) lie after the time of analysis."},
+	"office-metadata-anomalies.editing-time":           {"Editing time exceeds elapsed time", "The recorded editing time ({minutes} minutes) exceeds the time between creation and last save ({spanMinutes} minutes)."},
+	"office-metadata-anomalies.saves-without-editing":  {"Saves without editing time", "The document records {saves} saves but no editing time."},
+	"office-metadata-anomalies.author-single-revision": {"Author and last editor differ", "The recorded author and last editor differ although the document records a single save."},
+	"office-metadata-anomalies.application-mismatch":   {"Application claim contradicts the package", "The properties name a {claimed} application but the package is a {package} document."},
+	"office-metadata-anomalies.template-elsewhere":     {"Template from elsewhere", "The properties name a template by a path or address outside the usual local templates."},
+
+	"office-structure-anomalies.package-walked":        {"Office package walked", "The {format} package's {parts} parts were walked; no structural anomaly was found."},
+	"office-structure-anomalies.package-unreadable":    {"Package not readable as a ZIP", "The package's ZIP structure could not be read (or declares more than {maxEntries} entries); its parts were not analysed."},
+	"office-structure-anomalies.zip-ambiguous":         {"Ambiguous ZIP entries", "The archive holds {duplicates} duplicate entry name(s) and {mismatches} entry(ies) whose local header disagrees with the central directory, so different readers can see different content."},
+	"office-structure-anomalies.path-tricks":           {"Unsafe entry names", "{count} entry name(s) are absolute, climb out of the archive or use backslashes or drive letters."},
+	"office-structure-anomalies.extra-data":            {"Data outside the archive", "{leadingBytes} bytes precede and {trailingBytes} bytes follow the ZIP archive."},
+	"office-structure-anomalies.encrypted-entries":     {"Encrypted ZIP entries", "{count} ZIP entry(ies) are encrypted and were not analysed."},
+	"office-structure-anomalies.expansion-limit":       {"Expansion limit reached", "{parts} part(s) were cut at the decompression limits ({partLimitBytes} bytes per part, or the package budget), as a zip bomb would be."},
+	"office-structure-anomalies.unreadable-parts":      {"Undecodable parts", "{count} part(s) could not be decompressed."},
+	"office-structure-anomalies.malformed-xml":         {"Malformed or oversized XML", "{count} XML part(s) were malformed or exceeded the walk limits (nesting deeper than {maxDepth} or too many tokens) and were read only in part."},
+	"office-structure-anomalies.content-types-missing": {"Content types missing", "The package has no [Content_Types].xml part."},
+	"office-structure-anomalies.undeclared-parts":      {"Undeclared parts", "{count} part(s) have no content type declared."},
+	"office-structure-anomalies.content-type-mismatch": {"Content types lie about parts", "{count} part(s) do not match the content type declared for them."},
+	"office-structure-anomalies.missing-targets":       {"Missing relationship targets", "{count} relationship target(s) name parts the package does not hold."},
+	"office-structure-anomalies.unusual-parts":         {"Unusual extra parts", "{count} part(s) sit outside the folders Office applications write."},
+	"office-structure-anomalies.encrypted-package":     {"Encrypted package not analysed", "The {format} document is password-protected (an encrypted package inside a compound file), so its content was not analysed."},
 	// end of office families
 
 	// image families (engine/image)
+	"image-structure-anomalies.truncated":                        {"Image truncated", "The {format} container ends before its structure does; {count} structural defect(s) were recorded."},
+	"image-structure-anomalies.bad-checksum":                     {"Image checksum mismatch", "{count} structural defect(s) in the {format} container, including chunks whose checksum does not match their content."},
+	"image-structure-anomalies.broken-structure":                 {"Broken image structure", "{count} structural defect(s) in the {format} container: markers, chunks or boxes that do not parse."},
+	"image-structure-anomalies.exif-refused":                     {"EXIF block refused", "The EXIF block of the {format} file failed the bounds checks and was not decoded ({count} defect(s))."},
+	"image-editing-software.editor-named":                        {"Image editing software", "The metadata names {tools} image editing tool(s) in {sources} place(s)."},
+	"image-editing-software.edited-capture":                      {"Camera image passed through an editor", "The metadata names a capture device and {tools} image editing tool(s) in {sources} place(s)."},
+	"image-metadata-inconsistency.modify-before-capture":         {"Modified before captured", "The EXIF modification date is earlier than the capture date ({checks} inconsistency(ies) found)."},
+	"image-metadata-inconsistency.xmp-date-mismatch":             {"EXIF and XMP dates differ", "The XMP capture or creation date differs from the EXIF capture date by more than a minute ({checks} inconsistency(ies) found)."},
+	"image-metadata-inconsistency.make-without-model":            {"Camera make without model", "The EXIF names a camera maker but no model ({checks} inconsistency(ies) found)."},
+	"image-metadata-inconsistency.dimension-mismatch":            {"EXIF dimensions differ from the image", "The image size recorded in EXIF differs from the frame's size, as after a crop or resize ({checks} inconsistency(ies) found)."},
+	"image-thumbnail-mismatch.aspect-ratio":                      {"Thumbnail shape differs", "The embedded thumbnail is {thumbnailWidth}x{thumbnailHeight} while the image is {width}x{height}: their shapes disagree, as when the image was cropped and the old thumbnail kept."},
+	"image-compression-history.editor-tables-with-camera-exif":   {"Editor re-compression of a camera image", "The JPEG was written by an editor (estimated quality {quality}) while its EXIF names a camera."},
+	"image-compression-history.standard-tables-with-camera-exif": {"Library re-compression of a camera image", "The JPEG uses the standard library quantisation tables at quality {quality} while its EXIF names a camera; camera firmware usually writes tables of its own."},
+	"image-trailing-data.trailing-bytes":                         {"Data after the image", "{bytes} bytes ({kind}) follow the end of the image."},
+	"image-trailing-data.appended-archive":                       {"File appended to the image", "{bytes} bytes follow the end of the image, containing a {kind} file."},
+	"image-generative-markers.declared-synthetic":                {"Declared as synthetic", "The image's metadata declares it algorithmically generated or composited ({carriers} carrier(s))."},
+	"image-generative-markers.generator-metadata":                {"Image generator metadata", "The image carries metadata written by an image generator ({carriers} carrier(s))."},
+	"image-metadata-stripped.no-capture-metadata":                {"No capture metadata", "The {format} file carries no EXIF, XMP, IPTC or C2PA metadata, as when metadata is stripped by an export, a messenger or on purpose."},
+	"image-location-present.gps-present":                         {"Location present", "The image carries GPS coordinates ({carriers} carrier(s)); this is a privacy fact, not a risk signal."},
 	// end of image families
 }
 

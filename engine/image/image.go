@@ -1,0 +1,218 @@
+// Package image walks image containers (JPEG, PNG, WebP and ISOBMFF for
+// HEIC/HEIF/AVIF) for structure and metadata and raises the nine image-
+// families. No pixel is decoded (SPEC.md item 6): every fact comes from
+// markers, chunks, boxes and the metadata they carry.
+//
+// Every walker reads a byte slice it never writes, checks each length field
+// against the bytes present before slicing or allocating, caps its loop
+// counts, and checks the context in its loops. Output is deterministic:
+// facts are gathered into slices in file order, never read back out of maps.
+package image
+
+import (
+	"context"
+	"errors"
+
+	"github.com/doctrust/doctrust/engine/report"
+	"github.com/doctrust/doctrust/engine/sniff"
+)
+
+// ErrDeadline is returned when the context ends during a walk.
+var ErrDeadline = errors.New("image: analysis deadline exceeded")
+
+// Walks reports whether this package walks the container of f. Formats it
+// does not walk keep the engine's container-not-walked disclosure.
+func Walks(f sniff.Format) bool {
+	switch f {
+	case sniff.JPEG, sniff.PNG, sniff.WebP, sniff.HEIC, sniff.HEIF, sniff.AVIF:
+		return true
+	}
+	return false
+}
+
+// Limits shared by the walkers. They are far above what real files use and
+// keep a hostile file's cost linear in its size.
+const (
+	maxSegments    = 1 << 16 // JPEG markers, PNG chunks, RIFF chunks, boxes
+	maxTextBytes   = 1 << 20 // decompressed PNG text kept per chunk
+	maxInflate     = 4 << 20 // decompressed PNG text per file
+	maxXMPPackets  = 16
+	maxIFDs        = 16 // IFDs visited per EXIF block, all chains together
+	maxIFDEntries  = 1024
+	maxBoxDepth    = 8
+	maxItems       = 4096
+	ctxCheckStride = 256
+)
+
+// anomaly is one structural defect, named by a fixed code with the byte
+// offset where it was found.
+type anomaly struct {
+	Code   string `json:"code"`
+	Offset int64  `json:"offset"`
+}
+
+// Metadata container names, in the order the image block lists them.
+const (
+	cEXIF      = "EXIF"
+	cXMP       = "XMP"
+	cIPTC      = "IPTC"
+	cICC       = "ICC"
+	cMakerNote = "MakerNote"
+	cC2PA      = "C2PA"
+	cJFIF      = "JFIF"
+	cAdobe     = "Adobe APP14"
+	cPhotoshop = "Photoshop IRB"
+	cMPF       = "MPF"
+	cPNGText   = "PNG text"
+)
+
+var containerOrder = []string{cEXIF, cXMP, cIPTC, cICC, cMakerNote, cC2PA, cJFIF, cAdobe, cPhotoshop, cMPF, cPNGText}
+
+// textChunk is one PNG tEXt/zTXt/iTXt entry.
+type textChunk struct {
+	keyword string
+	text    string
+}
+
+// facts is everything a walker established about one file.
+type facts struct {
+	format        sniff.Format
+	width, height int
+	containers    uint32 // bit i set: containerOrder[i] present
+	anomalies     []anomaly
+	exif          *exifFacts
+	exifCount     int
+	xmp           [][]byte
+	texts         []textChunk
+	c2pa          []byte // first C2PA/JUMBF payload, for action markers
+	c2paCount     int
+	// JPEG only.
+	dqt      [4][]uint16 // natural order, nil when absent
+	sofSeen  bool
+	progress bool
+	// trailing bytes after the logical end of the image.
+	trailingOffset int64
+	trailing       []byte
+	mpf            bool
+	// photoshopWritten: the IRB carries resources only Photoshop writes.
+	photoshopWritten bool
+	animated         bool
+	inflated         int64 // PNG text bytes decompressed so far
+}
+
+func (f *facts) add(c string) {
+	for i, n := range containerOrder {
+		if n == c {
+			f.containers |= 1 << i
+		}
+	}
+}
+
+func (f *facts) has(c string) bool {
+	for i, n := range containerOrder {
+		if n == c {
+			return f.containers&(1<<i) != 0
+		}
+	}
+	return false
+}
+
+func (f *facts) list() []string {
+	out := []string{}
+	for i, n := range containerOrder {
+		if f.containers&(1<<i) != 0 {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func (f *facts) anomaly(code string, off int) {
+	if len(f.anomalies) < 4*report.MaxArray {
+		f.anomalies = append(f.anomalies, anomaly{Code: code, Offset: int64(off)})
+	}
+}
+
+// setEXIF runs the pre-pass and goexif on one TIFF-structured EXIF block.
+// The first accepted block wins; later ones are only counted.
+func (f *facts) setEXIF(tiff []byte, off int) {
+	f.add(cEXIF)
+	f.exifCount++
+	if f.exif != nil {
+		return
+	}
+	x, err := parseEXIF(tiff)
+	if err != nil {
+		f.anomaly("exif-rejected", off)
+		return
+	}
+	if x.decodeFailed {
+		f.anomaly("exif-undecodable", off)
+	}
+	if x.makerNote {
+		f.add(cMakerNote)
+	}
+	f.exif = x
+}
+
+func (f *facts) addXMP(b []byte) {
+	f.add(cXMP)
+	if len(f.xmp) < maxXMPPackets {
+		f.xmp = append(f.xmp, b)
+	}
+}
+
+func (f *facts) addC2PA(b []byte) {
+	f.add(cC2PA)
+	f.c2paCount++
+	if f.c2pa == nil {
+		f.c2pa = b
+	}
+}
+
+// Analyze walks one image and returns its report. Formats Walks refuses get
+// the container-not-walked disclosure. The only error is ErrDeadline.
+func Analyze(ctx context.Context, data []byte, format sniff.Format) (*report.Report, error) {
+	if !Walks(format) {
+		return notWalked(data, format), nil
+	}
+	f := &facts{format: format}
+	var err error
+	switch format {
+	case sniff.JPEG:
+		err = walkJPEG(ctx, data, f)
+	case sniff.PNG:
+		err = walkPNG(ctx, data, f)
+	case sniff.WebP:
+		err = walkWebP(ctx, data, f)
+	default:
+		err = walkISOBMFF(ctx, data, f)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return build(data, f), nil
+}
+
+// notWalked is the disclosure report for a recognised container this
+// engine does not walk, so an empty result is never read as a clean one.
+func notWalked(data []byte, format sniff.Format) *report.Report {
+	r := report.New(report.MediaImage, int64(len(data)))
+	r.Image = &report.ImageBlock{Format: string(format), Walked: false, MetadataContainers: []string{}}
+	r.Add(report.Finding{
+		Family:   "image-structure-anomalies",
+		Severity: report.Info,
+		Message:  report.Msg("image-structure-anomalies.container-not-walked", "format", report.Kind(format)),
+		Evidence: map[string]any{"code": "container-not-walked", "format": string(format), "walkedByDesign": format.Walked()},
+	})
+	r.Finish()
+	return r
+}
+
+func be16(b []byte) int { return int(b[0])<<8 | int(b[1]) }
+func be32(b []byte) uint32 {
+	return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3])
+}
+func le32(b []byte) uint32 {
+	return uint32(b[3])<<24 | uint32(b[2])<<16 | uint32(b[1])<<8 | uint32(b[0])
+}

@@ -1,0 +1,82 @@
+package office
+
+import (
+	"io"
+	"strings"
+
+	"github.com/doctrust/doctrust/engine/report"
+)
+
+// embeddedObjects reports OLE objects, embedded packages, ActiveX controls
+// and embedded fonts. Nothing embedded is opened. Images and media are not
+// objects and do not count.
+func (a *analysis) embeddedObjects() *report.Finding {
+	var ole, pkgs, activex, fonts []string
+	// A chart keeps its data as an embedded workbook; that is how every
+	// chart is saved, not an object someone embedded.
+	chartData := map[string]bool{}
+	for _, r := range a.rels {
+		if !r.External && strings.Contains(strings.ToLower(r.Source), "/charts/") {
+			chartData[strings.ToLower(r.Resolved)] = true
+		}
+	}
+	for _, p := range a.pkg.Parts {
+		n := strings.ToLower(p.Name)
+		ct := a.ct.of(p.Name)
+		switch {
+		case strings.Contains(n, "/activex/") || strings.Contains(ct, "activex"):
+			if !strings.HasSuffix(n, ".rels") {
+				activex = append(activex, p.Name)
+			}
+		case strings.Contains(n, "/embeddings/") && !chartData[n]:
+			if ct == "application/vnd.openxmlformats-officedocument.oleobject" || strings.HasSuffix(n, ".bin") || IsCFB(p.head(a.pkg)) {
+				ole = append(ole, p.Name)
+			} else {
+				pkgs = append(pkgs, p.Name)
+			}
+		case strings.Contains(n, "/fonts/") && (strings.HasSuffix(n, ".odttf") || strings.Contains(ct, "font")):
+			fonts = append(fonts, p.Name)
+		}
+	}
+	if len(ole)+len(pkgs)+len(activex)+len(fonts) == 0 {
+		return nil
+	}
+	ev := map[string]any{
+		"oleObjects": len(ole), "packages": len(pkgs), "activeX": len(activex), "fonts": len(fonts),
+	}
+	report.Capped(ev, "parts", untrustedList(append(append(append(append([]string(nil), activex...), ole...), pkgs...), fonts...)))
+	f := &report.Finding{Family: "office-embedded-objects", Evidence: ev}
+	params := []any{"ole", len(ole), "packages", len(pkgs), "activex", len(activex), "fonts", len(fonts)}
+	switch {
+	case len(activex) > 0:
+		f.Severity = report.High
+		f.Message = report.Msg("office-embedded-objects.activex", params...)
+	case len(ole) > 0:
+		f.Severity = report.Medium
+		f.Message = report.Msg("office-embedded-objects.ole", params...)
+	case len(pkgs) > 0:
+		f.Severity = report.Low
+		f.Message = report.Msg("office-embedded-objects.package", params...)
+	default:
+		f.Severity = report.Info
+		f.Message = report.Msg("office-embedded-objects.fonts", params...)
+	}
+	return f
+}
+
+// head returns the first bytes of a part without decompressing all of it
+// when it has not been read yet: enough to see a signature.
+func (p *Part) head(pkg *Package) []byte {
+	if p.read {
+		return p.data
+	}
+	rc, err := p.file.Open()
+	if err != nil {
+		return nil
+	}
+	defer rc.Close()
+	buf := make([]byte, 8)
+	n, _ := io.ReadFull(rc, buf)
+	pkg.Expanded += int64(n)
+	return buf[:n]
+}

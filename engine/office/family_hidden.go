@@ -1,0 +1,52 @@
+package office
+
+import "github.com/doctrust/doctrust/engine/report"
+
+// hiddenContent reports content kept in the file but not shown: hidden Word
+// runs, hidden and very hidden sheets, cells holding values in hidden rows
+// or columns, hidden slides. The recovered text is attacker-authored.
+// Severity follows how deliberate the hiding is: veryHidden sheets cannot be
+// unhidden from Excel's interface and hidden runs sit inside visible prose,
+// so both are medium; the rest is low.
+func (a *analysis) hiddenContent() *report.Finding {
+	w, x, p := &a.word, &a.xl, &a.ppt
+	total := w.hiddenRuns + x.hiddenSheets + x.veryHiddenSheets + x.hiddenRowCells + x.hiddenColCells + p.hiddenSlides
+	if total == 0 {
+		return nil
+	}
+	var recovered []string
+	recovered = append(recovered, w.hiddenText...)
+	recovered = append(recovered, x.recovered...)
+	recovered = append(recovered, p.recovered...)
+	ev := map[string]any{
+		"payloadIsUntrusted": true,
+		"recovered":          joinUntrusted(recovered),
+		"hiddenRuns":         w.hiddenRuns,
+		"hiddenSheets":       x.hiddenSheets,
+		"veryHiddenSheets":   x.veryHiddenSheets,
+		"hiddenRowCells":     x.hiddenRowCells,
+		"hiddenColumnCells":  x.hiddenColCells,
+		"hiddenSlides":       p.hiddenSlides,
+	}
+	f := &report.Finding{Family: "office-hidden-content", Evidence: ev, Severity: report.Low}
+	var msgs []report.Message
+	if w.hiddenRuns > 0 {
+		f.Severity = report.Medium
+		msgs = append(msgs, report.Msg("office-hidden-content.hidden-runs", "count", w.hiddenRuns))
+	}
+	if x.veryHiddenSheets > 0 {
+		f.Severity = report.Medium
+		msgs = append(msgs, report.Msg("office-hidden-content.very-hidden-sheets", "count", x.veryHiddenSheets))
+	}
+	if x.hiddenSheets > 0 {
+		msgs = append(msgs, report.Msg("office-hidden-content.hidden-sheets", "count", x.hiddenSheets))
+	}
+	if n := x.hiddenRowCells + x.hiddenColCells; n > 0 {
+		msgs = append(msgs, report.Msg("office-hidden-content.hidden-cells", "count", n, "rowCells", x.hiddenRowCells, "columnCells", x.hiddenColCells))
+	}
+	if p.hiddenSlides > 0 {
+		msgs = append(msgs, report.Msg("office-hidden-content.hidden-slides", "count", p.hiddenSlides))
+	}
+	f.Message, f.Notes = msgs[0], msgs[1:]
+	return f
+}

@@ -1,0 +1,117 @@
+package office
+
+import (
+	"net/url"
+	"sort"
+	"strings"
+
+	"github.com/doctrust/doctrust/engine/report"
+)
+
+// linkKind classifies an external relationship by its type. The kinds are
+// the engine's own fixed list, safe as message parameters.
+func linkKind(typ string) string {
+	switch strings.ToLower(typ) {
+	case "attachedtemplate":
+		return "remote-template"
+	case "oleobject":
+		return "ole-link"
+	case "image":
+		return "remote-image"
+	case "hyperlink":
+		return "hyperlink"
+	case "externallinkpath", "externallink":
+		return "external-workbook"
+	case "frame":
+		return "remote-frame"
+	case "subdocument":
+		return "remote-subdocument"
+	}
+	return "other"
+}
+
+// linkHost extracts the host of an external target: the URL host, or the
+// server of a UNC path. Attacker-authored.
+func linkHost(target string) string {
+	t := strings.TrimSpace(target)
+	if strings.HasPrefix(t, `\\`) || strings.HasPrefix(t, "//") {
+		t = strings.TrimLeft(strings.ReplaceAll(t, `\`, "/"), "/")
+		h, _, _ := strings.Cut(t, "/")
+		return h
+	}
+	if u, err := url.Parse(t); err == nil && u.Host != "" {
+		return u.Hostname()
+	}
+	return ""
+}
+
+// linkEntry is one reported external link.
+type linkEntry struct {
+	Kind string `json:"kind"`
+	Host string `json:"host"`
+}
+
+// externalLinks reports relationships that reach outside the package and DDE
+// links. Opening such a document can fetch a remote template or object (a
+// known delivery route for malicious macros, and a beacon telling the sender
+// the file was opened). Plain hyperlinks alone do not fire: clean documents
+// are full of them; they are counted when something else fires.
+func (a *analysis) externalLinks() *report.Finding {
+	counts := map[string]int{}
+	var links []linkEntry
+	for _, r := range a.rels {
+		if !r.External {
+			continue
+		}
+		k := linkKind(r.Type)
+		counts[k]++
+		links = append(links, linkEntry{Kind: k, Host: report.Untrusted(linkHost(r.Target))})
+	}
+	if n := a.word.dde + a.xl.ddeLinks; n > 0 {
+		counts["dde"] += n
+	}
+	if n := len(a.pkg.Matching("xl/externallinks/externallink", ".xml")); n > 0 && counts["external-workbook"] == 0 {
+		counts["external-workbook"] += n
+	}
+	significant := 0
+	for k, n := range counts {
+		if k != "hyperlink" {
+			significant += n
+		}
+	}
+	if significant == 0 {
+		return nil
+	}
+	sort.SliceStable(links, func(i, j int) bool {
+		if links[i].Kind != links[j].Kind {
+			return links[i].Kind < links[j].Kind
+		}
+		return links[i].Host < links[j].Host
+	})
+	kinds := make(map[string]any, len(counts))
+	for _, k := range sortedKeys(counts) {
+		kinds[k] = counts[k]
+	}
+	ev := map[string]any{"kinds": kinds}
+	report.Capped(ev, "links", links)
+	f := &report.Finding{Family: "office-external-links", Evidence: ev}
+	total := 0
+	for _, n := range counts {
+		total += n
+	}
+	switch {
+	case counts["dde"] > 0:
+		f.Severity = report.High
+		f.Message = report.Msg("office-external-links.dde", "count", counts["dde"], "total", total)
+	case counts["remote-template"] > 0:
+		f.Severity = report.High
+		f.Message = report.Msg("office-external-links.remote-template", "count", counts["remote-template"], "total", total)
+	case counts["ole-link"] > 0:
+		f.Severity = report.High
+		f.Message = report.Msg("office-external-links.ole-link", "count", counts["ole-link"], "total", total)
+	default:
+		f.Severity = report.Medium
+		f.Message = report.Msg("office-external-links.remote-content", "count", significant, "total", total)
+	}
+	return f
+}

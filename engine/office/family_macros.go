@@ -1,0 +1,110 @@
+package office
+
+import (
+	"path"
+	"strings"
+
+	"github.com/doctrust/doctrust/engine/report"
+	"github.com/doctrust/doctrust/engine/sniff"
+)
+
+const ctVBA = "application/vnd.ms-office.vbaproject"
+
+// macroParts lists the parts that carry macros: VBA projects (by name,
+// content type or relationship) and Excel 4 macro sheets.
+func (a *analysis) macroParts() (vba, xlm []string) {
+	vbaTargets := map[string]bool{}
+	for _, r := range a.rels {
+		if !r.External && strings.EqualFold(r.Type, "vbaProject") {
+			vbaTargets[strings.ToLower(r.Resolved)] = true
+		}
+	}
+	for _, p := range a.pkg.Parts {
+		n := strings.ToLower(p.Name)
+		ct := a.ct.of(p.Name)
+		switch {
+		case path.Base(n) == "vbaproject.bin", ct == ctVBA, vbaTargets[n]:
+			vba = append(vba, p.Name)
+		case strings.HasPrefix(n, "xl/macrosheets/"), strings.HasPrefix(n, "xl/intlmacrosheets/"),
+			strings.Contains(ct, "ms-excel.macrosheet"), strings.Contains(ct, "ms-excel.intlmacrosheet"):
+			xlm = append(xlm, p.Name)
+		}
+	}
+	return vba, xlm
+}
+
+func (a *analysis) hasMacros() bool {
+	vba, xlm := a.macroParts()
+	return len(vba)+len(xlm) > 0
+}
+
+func macroEnabled(f sniff.Format) bool {
+	return f == sniff.DOCM || f == sniff.XLSM || f == sniff.PPTM
+}
+
+// macros reports VBA projects and macro sheets. A package whose main content
+// type claims the macro-free form while carrying macros is the high variant:
+// Office will not run them from a .docx, but a renamed copy will, and the
+// mismatch is itself a sign of crafting. Module names come from the VBA
+// project's compound-file directory; no macro is decompressed or run.
+func (a *analysis) macros() *report.Finding {
+	vba, xlm := a.macroParts()
+	enabled := macroEnabled(a.format)
+	if len(vba)+len(xlm) == 0 {
+		if !enabled {
+			return nil
+		}
+		return &report.Finding{
+			Family:   "office-macros",
+			Severity: report.Info,
+			Message:  report.Msg("office-macros.enabled-no-macros", "format", report.Kind(a.format)),
+			Evidence: map[string]any{"macroEnabledType": true, "vbaProject": false},
+		}
+	}
+	var modules []string
+	for _, n := range vba {
+		for _, m := range vbaModuleNames(a.pkg.ReadName(n)) {
+			modules = append(modules, report.Untrusted(m))
+		}
+	}
+	parts := untrustedList(append(append([]string(nil), vba...), xlm...))
+	ev := map[string]any{
+		"macroEnabledType": enabled,
+		"vbaProject":       len(vba) > 0,
+		"xlmSheets":        len(xlm),
+		"autoOpenNames":    a.xl.autoOpenNames,
+	}
+	report.Capped(ev, "parts", parts)
+	report.Capped(ev, "modules", modules)
+	f := &report.Finding{Family: "office-macros", Evidence: ev}
+	switch {
+	case !enabled:
+		f.Severity = report.High
+		f.Message = report.Msg("office-macros.disguised", "parts", len(parts), "format", report.Kind(a.format))
+	case len(vba) > 0:
+		f.Severity = report.Medium
+		f.Message = report.Msg("office-macros.vba", "parts", len(vba), "modules", len(modules))
+	default:
+		f.Severity = report.Medium
+		f.Message = report.Msg("office-macros.xlm", "sheets", len(xlm))
+	}
+	if len(vba) > 0 && len(xlm) > 0 {
+		f.Notes = append(f.Notes, report.Msg("office-macros.xlm", "sheets", len(xlm)))
+	}
+	return f
+}
+
+// untrustedList sanitises attacker-authored names for evidence.
+func untrustedList(in []string) []string {
+	out := make([]string, len(in))
+	for i, s := range in {
+		out[i] = report.Untrusted(s)
+	}
+	return out
+}
+
+// joinUntrusted joins snippets for a single recovered-text value, cut to the
+// untrusted-string length.
+func joinUntrusted(in []string) string {
+	return report.Untrusted(strings.Join(in, " | "))
+}

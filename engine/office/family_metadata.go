@@ -1,0 +1,86 @@
+package office
+
+import (
+	"strings"
+
+	"github.com/doctrust/doctrust/engine/report"
+)
+
+// appFamily maps an app.xml Application claim to the kind of package that
+// application writes, "" when the claim names none of the three.
+func appFamily(app string) string {
+	a := strings.ToLower(app)
+	switch {
+	case strings.Contains(a, "excel"), strings.Contains(a, "spreadsheet"), strings.Contains(a, "calc"):
+		return "xl"
+	case strings.Contains(a, "powerpoint"), strings.Contains(a, "impress"), strings.Contains(a, "presentation"):
+		return "ppt"
+	case strings.Contains(a, "word"), strings.Contains(a, "writer"):
+		return "word"
+	}
+	return ""
+}
+
+// metadataAnomalies reports document properties that contradict each other
+// or the package. Each check is a fact that an honest save by the named
+// application would not produce; each has benign explanations too (copied
+// properties, converters, clock skew), hence low and medium severities.
+func (a *analysis) metadataAnomalies() *report.Finding {
+	pr := &a.props
+	ev := map[string]any{}
+	var vs []variant
+	add := func(s report.Severity, m report.Message) { vs = append(vs, variant{s, m}) }
+	rev, hasRev := intProp(pr.core, "revision")
+	total, hasTotal := intProp(pr.app, "TotalTime")
+	created, hasCreated := dateProp(pr.core, "created")
+	modified, hasModified := dateProp(pr.core, "modified")
+
+	if hasCreated && hasModified && modified.Before(created.Add(-60e9)) {
+		ev["datesOutOfOrder"] = true
+		add(report.Medium, report.Msg("office-metadata-anomalies.dates-out-of-order"))
+	}
+	if !a.opt.Now.IsZero() {
+		future := 0
+		for _, t := range []struct {
+			ok bool
+			at int64
+		}{{hasCreated, created.Unix()}, {hasModified, modified.Unix()}} {
+			if t.ok && t.at > a.opt.Now.Unix()+86400 {
+				future++
+			}
+		}
+		if future > 0 {
+			ev["futureDates"] = future
+			add(report.Low, report.Msg("office-metadata-anomalies.future-date", "dates", future))
+		}
+	}
+	// Editing time: Word counts minutes with the document open, so more
+	// minutes than elapsed between creation and last save is impossible
+	// for one honest history; many saves with no editing time at all is a
+	// generator or a property rewrite.
+	if hasTotal && hasCreated && hasModified && !modified.Before(created) {
+		span := int(modified.Sub(created).Minutes())
+		if total > span+60 {
+			ev["editingMinutes"], ev["spanMinutes"] = total, span
+			add(report.Low, report.Msg("office-metadata-anomalies.editing-time", "minutes", total, "spanMinutes", span))
+		}
+	}
+	if hasTotal && hasRev && total == 0 && rev >= 10 {
+		ev["editingMinutes"], ev["saveCount"] = total, rev
+		add(report.Low, report.Msg("office-metadata-anomalies.saves-without-editing", "saves", rev))
+	}
+	if c, m := pr.creator(), pr.lastModBy(); hasRev && rev == 1 && c != "" && m != "" && !strings.EqualFold(c, m) {
+		ev["authorDiffersSingleRevision"] = true
+		add(report.Low, report.Msg("office-metadata-anomalies.author-single-revision"))
+	}
+	if claim := appFamily(pr.application()); claim != "" && a.kind != "" && claim != a.kind {
+		ev["applicationClaim"] = claim
+		ev["packageKind"] = a.kind
+		add(report.Medium, report.Msg("office-metadata-anomalies.application-mismatch", "claimed", report.Kind(claim), "package", report.Kind(a.kind)))
+	}
+	if t := first(pr.app, "Template"); strings.ContainsAny(t, `/\`) || strings.Contains(t, ":") {
+		ev["template"] = report.Untrusted(t)
+		add(report.Low, report.Msg("office-metadata-anomalies.template-elsewhere"))
+	}
+	return compose("office-metadata-anomalies", vs, ev)
+}

@@ -1,0 +1,173 @@
+package office
+
+import (
+	"bytes"
+	"sort"
+	"strings"
+
+	"github.com/doctrust/doctrust/engine/report"
+)
+
+// knownTop are the top-level folders and files an Office application
+// writes. Anything else is an unusual extra part: a place to park content
+// no Office view shows.
+var knownTop = []string{
+	"[content_types].xml", "_rels/", "docprops/", "word/", "xl/", "ppt/", "customxml/",
+	"_xmlsignatures/", "[trash]/", "media/", "mimetype",
+}
+
+func knownPart(name string) bool {
+	n := strings.ToLower(name)
+	for _, k := range knownTop {
+		if n == k || strings.HasSuffix(k, "/") && strings.HasPrefix(n, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// structure is the always-present office-structure-anomalies signal. With no
+// anomaly it is an info signal saying what was walked; either way it carries
+// the blind-spot note, which is the documented fixed place of the SPEC.md
+// item 7 disclosure.
+func (a *analysis) structure() report.Finding {
+	z := &a.pkg.Zip
+	ev := map[string]any{"partCount": len(a.pkg.Parts), "expandedBytes": a.pkg.Expanded}
+	var vs []variant
+	var codes []string
+	add := func(code string, s report.Severity, m report.Message) {
+		codes = append(codes, code)
+		vs = append(vs, variant{s, m})
+	}
+
+	if z.OpenFailed || z.TooManyEntries && len(a.pkg.Parts) == 0 {
+		ev["tooManyEntries"] = z.TooManyEntries
+		add("package-unreadable", report.Medium, report.Msg("office-structure-anomalies.package-unreadable", "maxEntries", MaxEntries))
+	}
+	if zipCount := len(z.Duplicates) + len(z.HeaderMismatch); zipCount > 0 {
+		report.Capped(ev, "duplicateEntries", untrustedList(z.Duplicates))
+		report.Capped(ev, "headerMismatches", untrustedList(z.HeaderMismatch))
+		add("zip-ambiguous", report.High, report.Msg("office-structure-anomalies.zip-ambiguous", "duplicates", len(z.Duplicates), "mismatches", len(z.HeaderMismatch)))
+	}
+	if len(z.PathTricks) > 0 {
+		report.Capped(ev, "pathTricks", untrustedList(z.PathTricks))
+		add("path-tricks", report.Medium, report.Msg("office-structure-anomalies.path-tricks", "count", len(z.PathTricks)))
+	}
+	if z.LeadingBytes > 0 || z.TrailingBytes > 0 {
+		ev["leadingBytes"], ev["trailingBytes"] = z.LeadingBytes, z.TrailingBytes
+		add("extra-data", report.Medium, report.Msg("office-structure-anomalies.extra-data", "leadingBytes", z.LeadingBytes, "trailingBytes", z.TrailingBytes))
+	}
+	if len(z.Encrypted) > 0 {
+		report.Capped(ev, "encryptedEntries", untrustedList(z.Encrypted))
+		add("encrypted-entries", report.Low, report.Msg("office-structure-anomalies.encrypted-entries", "count", len(z.Encrypted)))
+	}
+	if len(z.OverLimit) > 0 || len(z.DeclaredBombs) > 0 || z.BudgetExhausted || z.TooManyEntries && len(a.pkg.Parts) > 0 {
+		report.Capped(ev, "partsOverLimit", untrustedList(z.OverLimit))
+		report.Capped(ev, "declaredOversize", untrustedList(z.DeclaredBombs))
+		ev["budgetExhausted"] = z.BudgetExhausted
+		add("expansion-limit", report.Medium, report.Msg("office-structure-anomalies.expansion-limit", "parts", len(z.OverLimit)+len(z.DeclaredBombs), "partLimitBytes", MaxPartBytes))
+	}
+	if len(z.Unreadable) > 0 {
+		report.Capped(ev, "unreadableParts", untrustedList(z.Unreadable))
+		add("unreadable-parts", report.Low, report.Msg("office-structure-anomalies.unreadable-parts", "count", len(z.Unreadable)))
+	}
+	if !z.OpenFailed && len(a.pkg.Parts) > 0 {
+		a.opcChecks(ev, add)
+	}
+	if bad := dedupe(a.malformed); len(bad) > 0 {
+		report.Capped(ev, "malformedParts", untrustedList(bad))
+		add("malformed-xml", report.Low, report.Msg("office-structure-anomalies.malformed-xml", "count", len(bad), "maxDepth", maxXMLDepth))
+	}
+
+	if len(vs) == 0 {
+		add("package-walked", report.Info, report.Msg("office-structure-anomalies.package-walked", "parts", len(a.pkg.Parts), "format", report.Kind(a.format)))
+	}
+	f := compose("office-structure-anomalies", vs, ev)
+	ev["code"] = codes[0]
+	for i, v := range vs {
+		if v.msg.Code == f.Message.Code {
+			ev["code"] = codes[i]
+			break
+		}
+	}
+	ev["anomalies"] = codes
+	f.Notes = append(f.Notes, report.Msg("office-structure-anomalies.blind-spot"))
+	return *f
+}
+
+// opcChecks compares the parts with [Content_Types].xml and the relationships.
+func (a *analysis) opcChecks(ev map[string]any, add func(string, report.Severity, report.Message)) {
+	var undeclared, lying, unusual []string
+	for _, p := range a.pkg.Parts {
+		n := p.Name
+		if strings.HasSuffix(n, "/") || strings.EqualFold(n, "[Content_Types].xml") {
+			continue
+		}
+		ct := a.ct.of(n)
+		if ct == "" {
+			undeclared = append(undeclared, n)
+		}
+		if !knownPart(n) {
+			unusual = append(unusual, n)
+		}
+		// Only parts already read are checked, so this costs no extra
+		// decompression: a part declared as XML must look like XML, a VBA
+		// project like a compound file.
+		if p.read && len(p.data) > 0 && !p.truncated {
+			if (strings.HasSuffix(ct, "xml") || strings.HasSuffix(ct, "+xml")) && !looksXML(p.data) ||
+				ct == ctVBA && !IsCFB(p.data) {
+				lying = append(lying, n)
+			}
+		}
+	}
+	var missing []string
+	seen := map[string]bool{}
+	for _, r := range a.rels {
+		if r.External || r.Resolved == "" || seen[r.Resolved] {
+			continue
+		}
+		seen[r.Resolved] = true
+		if a.pkg.Lookup(r.Resolved) == nil {
+			missing = append(missing, r.Resolved)
+		}
+	}
+	sort.Strings(missing)
+	if !a.ct.present {
+		add("content-types-missing", report.Medium, report.Msg("office-structure-anomalies.content-types-missing"))
+	}
+	if len(undeclared) > 0 && a.ct.present {
+		report.Capped(ev, "undeclaredParts", untrustedList(undeclared))
+		add("undeclared-parts", report.Low, report.Msg("office-structure-anomalies.undeclared-parts", "count", len(undeclared)))
+	}
+	if len(lying) > 0 {
+		report.Capped(ev, "contentTypeMismatches", untrustedList(lying))
+		add("content-type-mismatch", report.Medium, report.Msg("office-structure-anomalies.content-type-mismatch", "count", len(lying)))
+	}
+	if len(missing) > 0 {
+		report.Capped(ev, "missingTargets", untrustedList(missing))
+		add("missing-targets", report.Low, report.Msg("office-structure-anomalies.missing-targets", "count", len(missing)))
+	}
+	if len(unusual) > 0 {
+		report.Capped(ev, "unusualParts", untrustedList(unusual))
+		add("unusual-parts", report.Low, report.Msg("office-structure-anomalies.unusual-parts", "count", len(unusual)))
+	}
+}
+
+// looksXML accepts a BOM, white space, then '<'.
+func looksXML(b []byte) bool {
+	b = bytes.TrimPrefix(b, []byte("\xEF\xBB\xBF"))
+	b = bytes.TrimLeft(b, " \t\r\n")
+	if len(b) == 0 {
+		return true
+	}
+	// UTF-16 XML (a BOM then '<' as two bytes) is legal too.
+	return b[0] == '<' || bytes.HasPrefix(b, []byte("\xFF\xFE<")) || bytes.HasPrefix(b, []byte("\xFE\xFF\x00<"))
+}
+
+func dedupe(in []string) []string {
+	m := map[string]bool{}
+	for _, s := range in {
+		m[s] = true
+	}
+	return sortedKeys(m)
+}

@@ -1,0 +1,53 @@
+package office
+
+import (
+	"sort"
+
+	"github.com/doctrust/doctrust/engine/report"
+)
+
+// trackedChanges reports revision marks still recorded in a Word package:
+// the previous wording survives in the file even when the view hides it.
+// Deletions are medium because they return text someone removed; the
+// recovered deleted text and the authors are attacker-authored.
+func (a *analysis) trackedChanges() *report.Finding {
+	w := &a.word
+	if w.ins+w.del+w.moveFrom+w.moveTo+w.formatting == 0 {
+		return nil
+	}
+	authors := make([]string, 0, len(w.authors))
+	for n := range w.authors {
+		authors = append(authors, report.Untrusted(n))
+	}
+	sort.Strings(authors)
+	ev := map[string]any{
+		"payloadIsUntrusted": true,
+		"insertions":         w.ins,
+		"deletions":          w.del,
+		"movesFrom":          w.moveFrom,
+		"movesTo":            w.moveTo,
+		"formattingChanges":  w.formatting,
+		"recovered":          joinUntrusted(w.deletedText),
+		"authorsTotal":       len(authors),
+	}
+	if len(authors) > report.MaxArray {
+		authors = authors[:report.MaxArray]
+	}
+	ev["authors"] = authors
+	ev["authorsTruncated"] = len(w.authors) > report.MaxArray
+	f := &report.Finding{Family: "office-tracked-changes", Evidence: ev}
+	moves := w.moveFrom + w.moveTo
+	params := []any{"insertions", w.ins, "deletions", w.del, "moves", moves, "formatting", w.formatting, "authors", len(w.authors)}
+	switch {
+	case w.del > 0:
+		f.Severity = report.Medium
+		f.Message = report.Msg("office-tracked-changes.deletions", params...)
+	case w.ins > 0 || moves > 0:
+		f.Severity = report.Low
+		f.Message = report.Msg("office-tracked-changes.insertions", params...)
+	default:
+		f.Severity = report.Info
+		f.Message = report.Msg("office-tracked-changes.formatting", params...)
+	}
+	return f
+}

@@ -1,0 +1,115 @@
+package office
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/doctrust/doctrust/engine/sniff"
+)
+
+// FuzzPackage drives the package reader and every family over arbitrary
+// bytes presented as a docx: no panic, bounded cost, a report that encodes.
+func FuzzPackage(f *testing.F) {
+	f.Add(docx(f, ctDocx, para))
+	f.Add(docx(f, ctDocm, para, entry{"word/vbaProject.bin", string(cfbFixture(f, "Module1"))}))
+	f.Add(xlsx(f, `<sheet name="S" sheetId="1" r:id="rId1" state="hidden"/>`, `<sheetData><row hidden="1"><c r="A1"><v>1</v></c></row></sheetData>`))
+	f.Add(pptx(f, `<p:sld show="0"><a:t>x</a:t></p:sld>`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := Analyze(context.Background(), data, sniff.DOCX, Options{Budget: 1 << 22})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Summary.Cost.ExpandedBytes > 1<<22 {
+			t.Fatalf("expanded %d past the budget", r.Summary.Cost.ExpandedBytes)
+		}
+		checkInvariants(t, "fuzz", r)
+	})
+}
+
+// FuzzPartXML puts arbitrary XML into the part each walker reads, inside a
+// valid package: content types, relationships, properties, comments, the
+// Word story, a worksheet, the workbook, shared strings and a slide.
+func FuzzPartXML(f *testing.F) {
+	f.Add(uint8(0), []byte(`<w:p><w:r><w:rPr><w:vanish/></w:rPr><w:t>x</w:t></w:r></w:p>`))
+	f.Add(uint8(5), []byte(`<worksheet><cols><col min="1" max="3" hidden="1"/></cols><sheetData><row><c r="B1" t="s"><v>0</v></c></row></sheetData></worksheet>`))
+	f.Add(uint8(3), []byte(`<Properties><TotalTime>5</TotalTime></Properties>`))
+	f.Fuzz(func(t *testing.T, which uint8, xml []byte) {
+		names := []string{"word/document.xml", "[Content_Types].xml", "_rels/.rels", "docProps/app.xml", "docProps/core.xml",
+			"xl/worksheets/sheet1.xml", "xl/workbook.xml", "xl/sharedStrings.xml", "docProps/custom.xml", "word/comments.xml", "ppt/slides/slide1.xml"}
+		name := names[int(which)%len(names)]
+		var data []byte
+		switch {
+		case name[:3] == "xl/":
+			data = xlsxWith(t, name, string(xml))
+		case name[:4] == "ppt/":
+			data = pptx(t, string(xml))
+		default:
+			data = docx(t, ctDocx, para, entry{name, string(xml)})
+		}
+		f := sniff.Sniff(data).Format
+		if f.Kind() != sniff.KindOffice {
+			f = sniff.DOCX
+		}
+		r, err := Analyze(context.Background(), data, f, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := json.Marshal(r); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// FuzzWordStory and FuzzSheet drive the two largest walkers directly.
+func FuzzWordStory(f *testing.F) {
+	f.Add([]byte(`<w:document><w:body><w:p><w:del w:author="a"><w:r><w:delText>x</w:delText></w:r></w:del><w:r><w:instrText>DDEAUTO x</w:instrText></w:r></w:p></w:body></w:document>`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var s wordScan
+		s.authors = map[string]bool{}
+		scanWordStory(context.Background(), data, &s)
+		if len(s.hiddenText) > maxSnippets || len(s.deletedText) > maxSnippets || len(s.authors) > maxSnippets {
+			t.Fatal("snippet cap exceeded")
+		}
+	})
+}
+
+func FuzzSheet(f *testing.F) {
+	f.Add([]byte(`<worksheet><cols><col min="2" max="2" hidden="1"/></cols><sheetData><row r="1" hidden="1"><c r="A1"><v>1</v></c></row></sheetData></worksheet>`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var s xlScan
+		scanSheet(context.Background(), data, &s)
+		if len(s.recovered) > maxSnippets || len(s.sharedRefs) > maxSnippets {
+			t.Fatal("snippet cap exceeded")
+		}
+	})
+}
+
+// FuzzCFB drives the compound-file directory walk (VBA module names and the
+// encrypted-package test).
+func FuzzCFB(f *testing.F) {
+	f.Add(cfbFixture(f, "Module1", "EncryptedPackage"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if n := len(cfbDirectory(data)); n > maxCFBEntries+16 {
+			t.Fatalf("%d entries", n)
+		}
+		_ = vbaModuleNames(data)
+	})
+}
+
+// xlsxWith builds a small xlsx with one part replaced by body.
+func xlsxWith(t testing.TB, name, body string) []byte {
+	parts := []entry{
+		{"[Content_Types].xml", contentTypesXML(ctXlsx)},
+		{"_rels/.rels", rels(relEl("rId1", "officeDocument", "xl/workbook.xml", false))},
+		{"xl/workbook.xml", `<workbook><sheets><sheet name="S" sheetId="1" state="hidden"/></sheets></workbook>`},
+		{"xl/worksheets/sheet1.xml", `<worksheet><sheetData><row hidden="1"><c r="A1" t="s"><v>0</v></c></row></sheetData></worksheet>`},
+		{"xl/sharedStrings.xml", `<sst><si><t>x</t></si></sst>`},
+	}
+	for i := range parts {
+		if parts[i].name == name {
+			parts[i].body = body
+		}
+	}
+	return buildZip(t, parts)
+}

@@ -1,0 +1,156 @@
+package office
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/doctrust/doctrust/engine/report"
+	"github.com/doctrust/doctrust/engine/sniff"
+)
+
+// Options configure one analysis.
+type Options struct {
+	// Now is the time of analysis, used only to flag dates in the future;
+	// the zero value skips that check.
+	Now time.Time
+	// Budget caps the decompressed bytes of the whole package; 0 means
+	// DefaultBudget.
+	Budget int64
+}
+
+// ErrDeadline is returned when the context ends during analysis.
+var ErrDeadline = errors.New("office: deadline exceeded")
+
+// analysis carries what the walk learned to the family functions.
+type analysis struct {
+	ctx    context.Context
+	opt    Options
+	format sniff.Format
+	pkg    *Package
+	ct     *contentTypes
+	rels   []rel
+	props  props
+	// main is the officeDocument part; kind is "word", "xl" or "ppt" from
+	// the main part's content type, falling back to its folder.
+	main, kind string
+	word       wordScan
+	xl         xlScan
+	ppt        pptScan
+	comments   []string // comment texts (Word and Excel), attacker-authored
+	malformed  []string // parts whose XML stopped early (malformed or at a limit)
+}
+
+// Analyze inspects an Office Open XML package the sniffer recognised as
+// format. It returns ErrDeadline only when ctx ends; every file, hostile or
+// damaged, otherwise gets a report.
+func Analyze(ctx context.Context, data []byte, format sniff.Format, opt Options) (*report.Report, error) {
+	a := &analysis{ctx: ctx, opt: opt, format: format}
+	r := report.New(report.MediaOffice, int64(len(data)))
+	a.pkg = OpenPackage(data, opt.Budget)
+	a.walk()
+	if ctx.Err() != nil {
+		return nil, ErrDeadline
+	}
+	a.fillBlocks(r)
+	for _, fam := range []func() *report.Finding{
+		a.macros, a.externalLinks, a.embeddedObjects, a.hiddenContent,
+		a.trackedChanges, a.injectionMarkers, a.metadataAnomalies,
+	} {
+		if f := fam(); f != nil {
+			r.Add(*f)
+		}
+	}
+	// The structure family runs last: it reports on every limit the other
+	// walks hit, and it always carries the blind-spot disclosure.
+	r.Add(a.structure())
+	r.Summary.Cost.ExpandedBytes = a.pkg.Expanded
+	r.Finish()
+	return r, nil
+}
+
+// walk reads the package parts every family needs, each at most once.
+func (a *analysis) walk() {
+	a.ct = readContentTypes(a.ctx, a.pkg)
+	if a.ct.malformed {
+		a.malformed = append(a.malformed, "[Content_Types].xml")
+	}
+	var bad []string
+	a.rels, bad = readRels(a.ctx, a.pkg)
+	a.malformed = append(a.malformed, bad...)
+	a.props, bad = readProps(a.ctx, a.pkg)
+	a.malformed = append(a.malformed, bad...)
+	for _, r := range a.rels {
+		if r.Source == "" && r.Type == "officeDocument" && !r.External && a.pkg.Lookup(r.Resolved) != nil {
+			a.main = a.pkg.Lookup(r.Resolved).Name
+			break
+		}
+	}
+	a.kind = mainKind(a.format, a.main)
+	switch a.kind {
+	case "word":
+		a.scanWord()
+	case "xl":
+		a.scanExcel()
+	case "ppt":
+		a.scanPowerPoint()
+	}
+}
+
+// mainKind decides which walker applies. The sniffer already decided the
+// format from the main part's content type, so it is trusted over names.
+func mainKind(f sniff.Format, main string) string {
+	switch f {
+	case sniff.DOCX, sniff.DOCM:
+		return "word"
+	case sniff.XLSX, sniff.XLSM:
+		return "xl"
+	case sniff.PPTX, sniff.PPTM:
+		return "ppt"
+	}
+	dir, _, _ := strings.Cut(strings.ToLower(main), "/")
+	return dir
+}
+
+// fillBlocks sets the office block and the document block (SPEC.md: for
+// Office, producer is the writing application, creator the recorded author,
+// revisions the cp:revision save counter).
+func (a *analysis) fillBlocks(r *report.Report) {
+	pr := &a.props
+	ob := &report.OfficeBlock{Format: string(a.format)}
+	ob.Application = report.Str(report.Untrusted(pr.application()))
+	ob.AppVersion = report.Str(report.Untrusted(pr.appVersion()))
+	ob.LastModifiedBy = report.Str(report.Untrusted(pr.lastModBy()))
+	if n, ok := intProp(pr.core, "revision"); ok {
+		ob.SaveCount = &n
+		if n >= 1 {
+			r.Document.Revisions = n
+		}
+	}
+	if n, ok := intProp(pr.app, "TotalTime"); ok {
+		ob.EditingMinutes = &n
+	}
+	parts := len(a.pkg.Parts)
+	ob.PartCount = &parts
+	macros := a.hasMacros()
+	ob.Macros = &macros
+	r.Office = ob
+
+	d := &r.Document
+	d.Producer = report.Str(report.Untrusted(strings.TrimSpace(pr.application() + " " + pr.appVersion())))
+	d.Creator = report.Str(report.Untrusted(pr.creator()))
+	if t, ok := dateProp(pr.core, "created"); ok {
+		d.CreationDate = report.Str(t.Format(time.RFC3339))
+	}
+	if t, ok := dateProp(pr.core, "modified"); ok {
+		d.ModDate = report.Str(t.Format(time.RFC3339))
+	}
+	for _, k := range []string{"Pages", "Slides"} {
+		if n, ok := intProp(pr.app, k); ok {
+			d.Pages = n
+			break
+		}
+	}
+	d.Signed = a.pkg.Lookup("_xmlsignatures/origin.sigs") != nil || len(a.pkg.Matching("_xmlsignatures/", ".xml")) > 0
+}

@@ -1,0 +1,227 @@
+package office
+
+import (
+	"context"
+	"encoding/xml"
+	"strings"
+)
+
+// maxSnippets caps the attacker-authored snippets kept per kind; the report
+// shows fewer, this only bounds memory on a flood.
+const maxSnippets = 200
+
+// wordScan is what the Word walker collects from the story parts.
+type wordScan struct {
+	hiddenRuns  int
+	hiddenText  []string
+	ins, del    int
+	moveFrom    int
+	moveTo      int
+	formatting  int
+	authors     map[string]bool
+	deletedText []string
+	dde         int // DDE / DDEAUTO field instructions
+	fields      int // field instructions seen
+}
+
+// wordStories lists the parts holding document text, main part first.
+func (a *analysis) wordStories() []*Part {
+	var out []*Part
+	if p := a.pkg.Lookup(a.main); p != nil {
+		out = append(out, p)
+	} else if p := a.pkg.Lookup("word/document.xml"); p != nil {
+		out = append(out, p)
+	}
+	for _, pre := range []string{"word/header", "word/footer", "word/footnotes", "word/endnotes"} {
+		out = append(out, a.pkg.Matching(pre, ".xml")...)
+	}
+	return out
+}
+
+func (a *analysis) scanWord() {
+	a.word.authors = map[string]bool{}
+	for _, part := range a.wordStories() {
+		if a.ctx.Err() != nil {
+			return
+		}
+		if scanWordStory(a.ctx, a.pkg.Read(part), &a.word) {
+			a.malformed = append(a.malformed, part.Name)
+		}
+	}
+	if part := a.pkg.Lookup("word/comments.xml"); part != nil {
+		texts, bad := collectText(a.ctx, a.pkg.Read(part), "comment", "t")
+		a.comments = append(a.comments, texts...)
+		if bad {
+			a.malformed = append(a.malformed, part.Name)
+		}
+	}
+}
+
+// scanWordStory walks one WordprocessingML story part. It returns true when
+// the walk stopped early.
+func scanWordStory(ctx context.Context, data []byte, s *wordScan) bool {
+	w := newWalker(ctx, data)
+	var (
+		inRun, runHidden bool
+		runText          strings.Builder
+		textEl           string // "t", "delText" or "instrText" while inside one
+		delDepth         int    // >0 inside w:del or w:moveFrom
+		delText          strings.Builder
+		instr            strings.Builder
+	)
+	flushDel := func() {
+		if t := strings.TrimSpace(delText.String()); t != "" && len(s.deletedText) < maxSnippets {
+			s.deletedText = append(s.deletedText, t)
+		}
+		delText.Reset()
+	}
+	for tok := w.next(); tok != nil; tok = w.next() {
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch l := t.Name.Local; l {
+			case "r":
+				inRun, runHidden = true, false
+				runText.Reset()
+			case "vanish", "specVanish":
+				if inRun && onOff(t) {
+					runHidden = true
+				}
+			case "t", "delText", "instrText":
+				textEl = l
+			case "ins":
+				s.ins++
+				s.author(t)
+			case "del", "moveFrom":
+				if l == "del" {
+					s.del++
+				} else {
+					s.moveFrom++
+				}
+				s.author(t)
+				delDepth++
+			case "moveTo":
+				s.moveTo++
+				s.author(t)
+			case "fldSimple":
+				if v, ok := attr(t, "instr"); ok {
+					s.field(v)
+				}
+			default:
+				if strings.HasSuffix(l, "PrChange") {
+					s.formatting++
+					s.author(t)
+				}
+			}
+		case xml.CharData:
+			switch textEl {
+			case "t":
+				if inRun && runText.Len() < 4096 {
+					runText.Write(t)
+				}
+				if delDepth > 0 && delText.Len() < 4096 {
+					delText.Write(t)
+				}
+			case "delText":
+				if delText.Len() < 4096 {
+					delText.Write(t)
+				}
+			case "instrText":
+				if instr.Len() < 4096 {
+					instr.Write(t)
+				}
+			}
+		case xml.EndElement:
+			switch t.Name.Local {
+			case "t", "delText", "instrText":
+				textEl = ""
+			case "r":
+				if runHidden {
+					if txt := strings.TrimSpace(runText.String()); txt != "" {
+						s.hiddenRuns++
+						if len(s.hiddenText) < maxSnippets {
+							s.hiddenText = append(s.hiddenText, txt)
+						}
+					}
+				}
+				inRun = false
+			case "del", "moveFrom":
+				if delDepth > 0 {
+					delDepth--
+					if delDepth == 0 {
+						flushDel()
+					}
+				}
+			case "p":
+				// A complex field's instruction may span several runs; it
+				// is judged once its paragraph ends.
+				if instr.Len() > 0 {
+					s.field(instr.String())
+					instr.Reset()
+				}
+			}
+		}
+	}
+	if instr.Len() > 0 {
+		s.field(instr.String())
+	}
+	return w.malformed()
+}
+
+func (s *wordScan) author(se xml.StartElement) {
+	if v, ok := attr(se, "author"); ok && len(s.authors) < maxSnippets {
+		if v = strings.TrimSpace(v); v != "" {
+			s.authors[v] = true
+		}
+	}
+}
+
+// field looks for DDE in a field instruction; a DDE field runs a command
+// when links update. Any word counts, not just the first, because the
+// instructions of several fields of one paragraph arrive concatenated.
+func (s *wordScan) field(instr string) {
+	s.fields++
+	for _, word := range strings.Fields(instr) {
+		word = strings.ToUpper(strings.Trim(word, `"{}`))
+		if word == "DDE" || word == "DDEAUTO" {
+			s.dde++
+			return
+		}
+	}
+}
+
+// collectText returns the text of every container element (by local name)
+// with its text gathered from textEl descendants.
+func collectText(ctx context.Context, data []byte, container, textEl string) ([]string, bool) {
+	w := newWalker(ctx, data)
+	var out []string
+	var buf strings.Builder
+	in, inText := false, false
+	for tok := w.next(); tok != nil; tok = w.next() {
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if t.Name.Local == container {
+				in = true
+				buf.Reset()
+			} else if in && t.Name.Local == textEl {
+				inText = true
+			}
+		case xml.CharData:
+			if inText && buf.Len() < 4096 {
+				buf.Write(t)
+			}
+		case xml.EndElement:
+			if t.Name.Local == textEl {
+				inText = false
+				if in {
+					buf.WriteByte(' ')
+				}
+			} else if t.Name.Local == container && in {
+				in = false
+				if s := strings.TrimSpace(buf.String()); s != "" && len(out) < maxSnippets {
+					out = append(out, s)
+				}
+			}
+		}
+	}
+	return out, w.malformed()
+}

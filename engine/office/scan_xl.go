@@ -1,0 +1,229 @@
+package office
+
+import (
+	"context"
+	"encoding/xml"
+	"strconv"
+	"strings"
+)
+
+// xlScan is what the SpreadsheetML walker collects.
+type xlScan struct {
+	hiddenSheets, veryHiddenSheets int
+	hiddenRowCells, hiddenColCells int
+	recovered                      []string
+	sharedRefs                     []int // shared-string indexes of hidden cells, resolved afterwards
+	ddeLinks, externalBooks        int
+	autoOpenNames                  int // _xlnm.Auto_Open style defined names (XLM auto-run)
+}
+
+func (a *analysis) scanExcel() {
+	wb := a.pkg.Lookup(a.main)
+	if wb == nil {
+		wb = a.pkg.Lookup("xl/workbook.xml")
+	}
+	if wb != nil {
+		w := newWalker(a.ctx, a.pkg.Read(wb))
+		for tok := w.next(); tok != nil; tok = w.next() {
+			se, ok := tok.(xml.StartElement)
+			if !ok {
+				continue
+			}
+			switch se.Name.Local {
+			case "sheet":
+				switch st, _ := attr(se, "state"); st {
+				case "hidden":
+					a.xl.hiddenSheets++
+				case "veryHidden":
+					a.xl.veryHiddenSheets++
+				}
+			case "definedName":
+				if n, _ := attr(se, "name"); strings.HasPrefix(strings.ToLower(n), "_xlnm.auto_") {
+					a.xl.autoOpenNames++
+				}
+			}
+		}
+		if w.malformed() {
+			a.malformed = append(a.malformed, wb.Name)
+		}
+	}
+	for _, part := range a.pkg.Matching("xl/worksheets/", ".xml") {
+		if a.ctx.Err() != nil {
+			return
+		}
+		if scanSheet(a.ctx, a.pkg.Read(part), &a.xl) {
+			a.malformed = append(a.malformed, part.Name)
+		}
+	}
+	if len(a.xl.sharedRefs) > 0 {
+		a.resolveShared()
+	}
+	for _, part := range a.pkg.Matching("xl/externallinks/", ".xml") {
+		w := newWalker(a.ctx, a.pkg.Read(part))
+		for tok := w.next(); tok != nil; tok = w.next() {
+			if se, ok := tok.(xml.StartElement); ok {
+				switch se.Name.Local {
+				case "ddeLink":
+					a.xl.ddeLinks++
+				case "externalBook":
+					a.xl.externalBooks++
+				}
+			}
+		}
+	}
+	for _, part := range a.pkg.Matching("xl/comments", ".xml") {
+		texts, bad := collectText(a.ctx, a.pkg.Read(part), "comment", "t")
+		a.comments = append(a.comments, texts...)
+		if bad {
+			a.malformed = append(a.malformed, part.Name)
+		}
+	}
+}
+
+// colRange is a run of hidden columns, 1-based inclusive.
+type colRange struct{ min, max int }
+
+// scanSheet counts cells that hold a value while their row or column is
+// hidden. Cols precede sheetData in the schema, so one pass suffices.
+func scanSheet(ctx context.Context, data []byte, s *xlScan) bool {
+	w := newWalker(ctx, data)
+	var hiddenCols []colRange
+	var rowHidden, inCell, inValue, cellShared bool
+	var cellCol int
+	var val strings.Builder
+	for tok := w.next(); tok != nil; tok = w.next() {
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch t.Name.Local {
+			case "col":
+				if h, _ := attr(t, "hidden"); truthy(h) && len(hiddenCols) < 1024 {
+					lo, _ := attr(t, "min")
+					hi, _ := attr(t, "max")
+					l, _ := strconv.Atoi(lo)
+					m, _ := strconv.Atoi(hi)
+					hiddenCols = append(hiddenCols, colRange{l, m})
+				}
+			case "row":
+				h, _ := attr(t, "hidden")
+				rowHidden = truthy(h)
+			case "c":
+				inCell = true
+				ref, _ := attr(t, "r")
+				cellCol = colIndex(ref)
+				typ, _ := attr(t, "t")
+				cellShared = typ == "s"
+				val.Reset()
+			case "v", "t":
+				inValue = inCell
+			}
+		case xml.CharData:
+			if inValue && val.Len() < 1024 {
+				val.Write(t)
+			}
+		case xml.EndElement:
+			switch t.Name.Local {
+			case "v", "t":
+				inValue = false
+			case "c":
+				inCell = false
+				v := strings.TrimSpace(val.String())
+				if v == "" {
+					continue
+				}
+				hidden := false
+				if rowHidden {
+					s.hiddenRowCells++
+					hidden = true
+				} else if inRanges(hiddenCols, cellCol) {
+					s.hiddenColCells++
+					hidden = true
+				}
+				if !hidden {
+					continue
+				}
+				if cellShared {
+					if n, err := strconv.Atoi(v); err == nil && len(s.sharedRefs) < maxSnippets {
+						s.sharedRefs = append(s.sharedRefs, n)
+					}
+				} else if len(s.recovered) < maxSnippets {
+					s.recovered = append(s.recovered, v)
+				}
+			case "row":
+				rowHidden = false
+			}
+		}
+	}
+	return w.malformed()
+}
+
+// colIndex returns the 1-based column of an A1 reference, 0 when absent.
+func colIndex(ref string) int {
+	n := 0
+	for i := 0; i < len(ref) && i < 4; i++ {
+		c := ref[i] | 0x20
+		if c < 'a' || c > 'z' {
+			break
+		}
+		n = n*26 + int(c-'a'+1)
+	}
+	return n
+}
+
+func inRanges(rs []colRange, c int) bool {
+	for _, r := range rs {
+		if c >= r.min && c <= r.max {
+			return true
+		}
+	}
+	return false
+}
+
+// resolveShared turns the hidden cells' shared-string indexes into text.
+// The shared strings part is walked only when a hidden cell needs it.
+func (a *analysis) resolveShared() {
+	want := map[int]bool{}
+	maxIdx := 0
+	for _, n := range a.xl.sharedRefs {
+		want[n] = true
+		maxIdx = max(maxIdx, n)
+	}
+	part := a.pkg.Lookup("xl/sharedStrings.xml")
+	if part == nil {
+		return
+	}
+	texts := map[int]string{}
+	w := newWalker(a.ctx, a.pkg.Read(part))
+	idx := -1
+	var buf strings.Builder
+	inT := false
+	for tok := w.next(); tok != nil && idx <= maxIdx; tok = w.next() {
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch t.Name.Local {
+			case "si":
+				idx++
+				buf.Reset()
+			case "t":
+				inT = want[idx]
+			}
+		case xml.CharData:
+			if inT && buf.Len() < 1024 {
+				buf.Write(t)
+			}
+		case xml.EndElement:
+			switch t.Name.Local {
+			case "t":
+				inT = false
+			case "si":
+				if want[idx] {
+					texts[idx] = buf.String()
+				}
+			}
+		}
+	}
+	for _, n := range a.xl.sharedRefs {
+		if s := strings.TrimSpace(texts[n]); s != "" && len(a.xl.recovered) < maxSnippets {
+			a.xl.recovered = append(a.xl.recovered, s)
+		}
+	}
+}

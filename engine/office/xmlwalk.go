@@ -1,0 +1,111 @@
+package office
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"io"
+)
+
+// XML limits. Parts are already capped in bytes; these stop the shapes a
+// byte cap does not: pathological nesting and token floods.
+const (
+	maxXMLDepth  = 256
+	maxXMLTokens = 2_000_000
+)
+
+// xmlLimitError says a walk stopped at a limit rather than at the end.
+type xmlLimitError struct{ what string }
+
+func (e *xmlLimitError) Error() string { return "office: xml " + e.what + " limit" }
+
+// walker streams one part's tokens with namespace prefixes left raw: OOXML
+// prefixes are conventional (w:, a:, p:), and matching on local names keeps
+// a renamed prefix from hiding an element while avoiding the cost of
+// namespace resolution on every token.
+type walker struct {
+	ctx    context.Context
+	d      *xml.Decoder
+	depth  int
+	tokens int
+	err    error // first error: malformed XML or a limit
+}
+
+func newWalker(ctx context.Context, data []byte) *walker {
+	d := xml.NewDecoder(bytes.NewReader(data))
+	d.Strict = true
+	// Declared encodings other than UTF-8 are read as UTF-8: the engine
+	// wants structure, and a transcoder is attack surface it does not need.
+	d.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil }
+	return &walker{ctx: ctx, d: d}
+}
+
+// next returns the next token, or nil at the end, on malformed XML or at a
+// limit (w.err says which). Char data is only valid until the next call.
+func (w *walker) next() xml.Token {
+	if w.err != nil {
+		return nil
+	}
+	w.tokens++
+	if w.tokens > maxXMLTokens {
+		w.err = &xmlLimitError{"token"}
+		return nil
+	}
+	if w.tokens&0xFFF == 0 && w.ctx.Err() != nil {
+		w.err = w.ctx.Err()
+		return nil
+	}
+	tok, err := w.d.RawToken()
+	if err != nil {
+		if err != io.EOF {
+			w.err = err
+		} else if w.depth != 0 {
+			// RawToken does not pair tags, so a part cut short or left
+			// unclosed shows only as nesting that never returns to zero.
+			w.err = &xmlLimitError{"balance"}
+		}
+		return nil
+	}
+	switch tok.(type) {
+	case xml.StartElement:
+		w.depth++
+		if w.depth > maxXMLDepth {
+			w.err = &xmlLimitError{"depth"}
+			return nil
+		}
+	case xml.EndElement:
+		w.depth--
+	}
+	return tok
+}
+
+// malformed reports whether the walk ended on anything but a clean EOF or a
+// cancelled context.
+func (w *walker) malformed() bool {
+	return w.err != nil && w.err != context.Canceled && w.err != context.DeadlineExceeded
+}
+
+func attr(se xml.StartElement, local string) (string, bool) {
+	for _, a := range se.Attr {
+		if a.Name.Local == local {
+			return a.Value, true
+		}
+	}
+	return "", false
+}
+
+// onOff reads an OOXML boolean attribute: absent or any value other than a
+// false spelling means on (w:vanish with no w:val is on).
+func onOff(se xml.StartElement) bool {
+	v, ok := attr(se, "val")
+	if !ok {
+		return true
+	}
+	switch v {
+	case "0", "false", "off", "False", "FALSE":
+		return false
+	}
+	return true
+}
+
+func truthy(v string) bool { return v == "1" || v == "true" || v == "True" || v == "TRUE" }
