@@ -38,22 +38,19 @@ func first(list []prop, name string) string {
 func readProps(ctx context.Context, p *Package) (props, []string) {
 	var pr props
 	var malformed []string
-	if data := p.ReadName("docProps/core.xml"); data != nil {
-		pr.corePresent = true
-		var bad bool
-		pr.core, bad = leafText(ctx, data, 2)
-		if bad {
-			malformed = append(malformed, "docProps/core.xml")
+	leaves := func(name string) ([]prop, bool) {
+		data := p.ReadName(name)
+		if data == nil {
+			return nil, false
 		}
-	}
-	if data := p.ReadName("docProps/app.xml"); data != nil {
-		pr.appPresent = true
-		var bad bool
-		pr.app, bad = leafText(ctx, data, 2)
+		m, bad := leafText(ctx, data, 2)
 		if bad {
-			malformed = append(malformed, "docProps/app.xml")
+			malformed = append(malformed, name)
 		}
+		return m, true
 	}
+	pr.core, pr.corePresent = leaves("docProps/core.xml")
+	pr.app, pr.appPresent = leaves("docProps/app.xml")
 	if data := p.ReadName("docProps/custom.xml"); data != nil {
 		w := newWalker(ctx, data)
 		var cur string

@@ -123,5 +123,3 @@ func NonNegInt(getenv func(string) string, name string, def int) int {
 	}
 	return def
 }
-
-var errStoreKind = errors.New(`config: STORE must be "embedded" or "dynamodb"`)

@@ -2,6 +2,7 @@ package config
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,8 @@ import (
 	"github.com/doctrust/doctrust/internal/store"
 	"github.com/doctrust/doctrust/internal/store/sqlite"
 )
+
+var errStoreKind = errors.New(`config: STORE must be "embedded" or "dynamodb"`)
 
 // DataDir is DATA_DIR, default ".data".
 func DataDir(getenv func(string) string) string {

@@ -85,6 +85,13 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	(&reply{s: s, w: w, r: r}).error(err)
 }
 
+// newKeyBody is a key as shown once, at signup or rotation: the only
+// answer that ever carries the plaintext.
+func (s *Server) newKeyBody(a store.Account, k accounts.NewKey) map[string]any {
+	plan, _ := s.cfg.Accounts.Plans.Get(a.Plan)
+	return map[string]any{"id": k.Key.ID, "plaintext": k.Plaintext, "preview": k.Key.Preview, "plan": plan.Name, "quota": plan.Quota}
+}
+
 type credentials struct {
 	Email    string `json:"email"`
 	Password string `json:"password"`
@@ -105,11 +112,7 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) {
 	if value, sess, err := s.cfg.Accounts.StartSession(r.Context(), a); err == nil {
 		s.setSession(w, value, sess.Expires)
 	}
-	plan, _ := s.cfg.Accounts.Plans.Get(a.Plan)
-	writeJSON(w, http.StatusCreated, map[string]any{
-		"user":   accounts.View(a),
-		"apiKey": map[string]any{"id": k.Key.ID, "plaintext": k.Plaintext, "preview": k.Key.Preview, "plan": plan.Name, "quota": plan.Quota},
-	})
+	writeJSON(w, http.StatusCreated, map[string]any{"user": accounts.View(a), "apiKey": s.newKeyBody(a, k)})
 }
 
 func (s *Server) login(w http.ResponseWriter, r *http.Request) {
@@ -234,11 +237,7 @@ func (s *Server) rotate(w http.ResponseWriter, r *http.Request, a store.Account)
 		s.fail(w, r, err)
 		return
 	}
-	plan, _ := s.cfg.Accounts.Plans.Get(a.Plan)
-	writeJSON(w, http.StatusOK, map[string]any{
-		"revokedKeyId": body.KeyID,
-		"apiKey":       map[string]any{"id": k.Key.ID, "plaintext": k.Plaintext, "preview": k.Key.Preview, "plan": plan.Name, "quota": plan.Quota},
-	})
+	writeJSON(w, http.StatusOK, map[string]any{"revokedKeyId": body.KeyID, "apiKey": s.newKeyBody(a, k)})
 }
 
 func (s *Server) usage(w http.ResponseWriter, r *http.Request, a store.Account) {
