@@ -32,6 +32,7 @@ type analysis struct {
 	x        exifFacts // zero when no EXIF was accepted
 	software string    // EXIF Software, else XMP CreatorTool
 	tools    []toolHit
+	c2pa     c2paStore
 	q        int
 	standard bool
 	hasQ     bool
@@ -48,6 +49,7 @@ func newAnalysis(f *facts) *analysis {
 			a.software = v[0]
 		}
 	}
+	a.c2pa = decodeC2PA(f.c2pa)
 	a.tools = a.editorHits()
 	a.q, a.standard, a.hasQ = quality(f.dqt)
 	return a

@@ -88,6 +88,12 @@ func (a *analysis) editorHits() []toolHit {
 	if a.f.photoshopWritten {
 		add("photoshop", "photoshop-irb")
 	}
+	for _, v := range a.c2pa.agents() {
+		add(v, "c2pa-actions")
+	}
+	for _, v := range a.c2pa.generators {
+		add(v, "c2pa-claim-generator")
+	}
 	return out
 }
 
@@ -236,18 +242,22 @@ func (a *analysis) inconsistency() *report.Finding {
 	return fd
 }
 
-// thumbSize reads the IFD1 JPEG thumbnail's frame size.
-func (a *analysis) thumbSize() (w, h int, ok bool) {
+// thumbSize reads the IFD1 JPEG thumbnail's frame size, else the size of
+// a HEIF thumbnail item, and names where it came from.
+func (a *analysis) thumbSize() (w, h int, source string) {
 	if a.x.thumbLength == 0 || a.x.raw == nil {
-		return 0, 0, false
+		if a.f.thumbWidth > 0 {
+			return a.f.thumbWidth, a.f.thumbHeight, "heif-thumbnail-item"
+		}
+		return 0, 0, ""
 	}
 	t := a.x.raw[a.x.thumbOffset : a.x.thumbOffset+a.x.thumbLength]
 	tf := &facts{}
 	// The thumbnail's own EXIF is not read: one level is all the family uses.
 	if walkJPEGFrame(t, tf) && tf.width > 0 && tf.height > 0 {
-		return tf.width, tf.height, true
+		return tf.width, tf.height, "exif-ifd1"
 	}
-	return 0, 0, false
+	return 0, 0, ""
 }
 
 // walkJPEGFrame walks a thumbnail for its frame size only.
@@ -260,8 +270,8 @@ func walkJPEGFrame(b []byte, f *facts) bool {
 }
 
 func (a *analysis) thumbnail() *report.Finding {
-	tw, th, ok := a.thumbSize()
-	if !ok || a.f.width == 0 || a.f.height == 0 {
+	tw, th, source := a.thumbSize()
+	if source == "" || a.f.width == 0 || a.f.height == 0 {
 		return nil
 	}
 	mw, mh := a.f.width, a.f.height
@@ -282,6 +292,7 @@ func (a *analysis) thumbnail() *report.Finding {
 		"width": mw, "height": mh,
 		"aspectRatioFactor":  float64(int(rel*1000+0.5)) / 1000,
 		"orientationFlipped": flipped,
+		"thumbnailSource":    source,
 	}
 	return &report.Finding{
 		Family:   "image-thumbnail-mismatch",
@@ -377,20 +388,27 @@ func (a *analysis) generative() *report.Finding {
 			carriers = append(carriers, c)
 		}
 	}
+	addType := func(t, carrier string) {
+		if !contains(types, t) {
+			types = append(types, t)
+		}
+		addCarrier(carrier)
+	}
 	for _, x := range a.f.xmp {
 		for _, t := range sourceTypes(x) {
-			if !contains(types, t) {
-				types = append(types, t)
-			}
-			addCarrier("xmp-digital-source-type")
+			addType(t, "xmp-digital-source-type")
 		}
 	}
-	if a.f.c2pa != nil {
-		for _, t := range sourceTypes(a.f.c2pa) {
-			if !contains(types, t) {
-				types = append(types, t)
-			}
-			addCarrier("c2pa-actions")
+	for _, act := range a.c2pa.actions {
+		if contains(generativeSourceTypes, act.sourceType) {
+			addType(act.sourceType, "c2pa-actions")
+		}
+	}
+	// Source types named elsewhere in a manifest store (an ingredient's
+	// assertions, a store the decoder could not read) still count.
+	for _, p := range a.f.c2pa {
+		for _, t := range sourceTypes(p) {
+			addType(t, "c2pa-manifest")
 		}
 	}
 	gen := func(v, carrier string) {
@@ -407,6 +425,12 @@ func (a *analysis) generative() *report.Finding {
 	gen(a.x.software, "exif-software")
 	for _, v := range xmpValues(a.f.xmp, "xmp:CreatorTool") {
 		gen(v, "xmp-creator-tool")
+	}
+	for _, v := range a.c2pa.agents() {
+		gen(v, "c2pa-actions")
+	}
+	for _, v := range a.c2pa.generators {
+		gen(v, "c2pa-claim-generator")
 	}
 	for _, t := range a.f.texts {
 		for _, k := range generatorKeywords {
@@ -427,6 +451,11 @@ func (a *analysis) generative() *report.Finding {
 	report.Capped(ev, "generators", names)
 	report.Capped(ev, "textKeywords", keywords)
 	report.Capped(ev, "carriers", carriers)
+	if a.c2pa.manifests > 0 {
+		ev["c2paManifests"] = a.c2pa.manifests
+		report.Capped(ev, "c2paActions", untrustedAll(a.c2pa.actionNames()))
+		report.Capped(ev, "c2paSoftwareAgents", untrustedAll(a.c2pa.agents()))
+	}
 	variant := "generator-metadata"
 	if len(types) > 0 {
 		variant = "declared-synthetic"

@@ -238,8 +238,9 @@ func bmffBox(typ string, payload ...[]byte) []byte {
 }
 
 // buildHEIC builds ftyp + meta (pitm, iinf with an hvc1 and an Exif item,
-// iloc, iprp with ispe) + mdat holding the EXIF item.
-func buildHEIC(w, h int, exif []byte) []byte {
+// iloc, iprp with ispe) + mdat holding the EXIF item; when thumb holds a
+// width and height, a thumbnail item referenced by iref thmb too.
+func buildHEIC(w, h int, exif []byte, thumb ...int) []byte {
 	be := binary.BigEndian
 	ftyp := bmffBox("ftyp", []byte("heic\x00\x00\x00\x00mif1heic"))
 	infe := func(id uint16, typ string) []byte {
@@ -249,11 +250,20 @@ func buildHEIC(w, h int, exif []byte) []byte {
 		p = append(p, typ...)
 		return bmffBox("infe", append(p, 0))
 	}
+	ispe := func(w, h int) []byte {
+		return bmffBox("ispe", []byte{0, 0, 0, 0}, be.AppendUint32(be.AppendUint32(nil, uint32(w)), uint32(h)))
+	}
 	iinf := bmffBox("iinf", []byte{0, 0, 0, 0, 0, 2}, infe(1, "hvc1"), infe(2, "Exif"))
 	pitm := bmffBox("pitm", []byte{0, 0, 0, 0, 0, 1})
-	ispe := bmffBox("ispe", []byte{0, 0, 0, 0}, be.AppendUint32(be.AppendUint32(nil, uint32(w)), uint32(h)))
-	ipco := bmffBox("ipco", ispe)
+	ipco := bmffBox("ipco", ispe(w, h))
 	ipma := bmffBox("ipma", []byte{0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 0x81})
+	var iref []byte
+	if len(thumb) == 2 {
+		iinf = bmffBox("iinf", []byte{0, 0, 0, 0, 0, 3}, infe(1, "hvc1"), infe(2, "Exif"), infe(3, "hvc1"))
+		ipco = bmffBox("ipco", ispe(w, h), ispe(thumb[0], thumb[1]))
+		ipma = bmffBox("ipma", []byte{0, 0, 0, 0, 0, 0, 0, 2, 0, 1, 1, 0x81, 0, 3, 1, 0x82})
+		iref = bmffBox("iref", []byte{0, 0, 0, 0}, bmffBox("thmb", []byte{0, 3, 0, 1, 0, 1}))
+	}
 	iprp := bmffBox("iprp", ipco, ipma)
 	item := append([]byte{0, 0, 0, 0}, exif...)
 	mkMeta := func(mdatOff uint32) []byte {
@@ -264,7 +274,7 @@ func buildHEIC(w, h int, exif []byte) []byte {
 		iloc = be.AppendUint32(iloc, mdatOff)
 		iloc = be.AppendUint32(iloc, uint32(len(item)))
 		hdlr := bmffBox("hdlr", []byte{0, 0, 0, 0, 0, 0, 0, 0}, []byte("pict"), make([]byte, 13))
-		return bmffBox("meta", []byte{0, 0, 0, 0}, hdlr, pitm, iinf, bmffBox("iloc", iloc), iprp)
+		return bmffBox("meta", []byte{0, 0, 0, 0}, hdlr, pitm, iinf, iref, bmffBox("iloc", iloc), iprp)
 	}
 	meta := mkMeta(0)
 	off := uint32(len(ftyp) + len(meta) + 8)

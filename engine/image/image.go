@@ -10,6 +10,7 @@
 package image
 
 import (
+	"bytes"
 	"context"
 	"errors"
 
@@ -33,15 +34,16 @@ func Walks(f sniff.Format) bool {
 // Limits shared by the walkers. They are far above what real files use and
 // keep a hostile file's cost linear in its size.
 const (
-	maxSegments    = 1 << 16 // JPEG markers, PNG chunks, RIFF chunks, boxes
-	maxTextBytes   = 1 << 20 // decompressed PNG text kept per chunk
-	maxInflate     = 4 << 20 // decompressed PNG text per file
-	maxXMPPackets  = 16
-	maxIFDs        = 16 // IFDs visited per EXIF block, all chains together
-	maxIFDEntries  = 1024
-	maxBoxDepth    = 8
-	maxItems       = 4096
-	ctxCheckStride = 256
+	maxSegments     = 1 << 16 // JPEG markers, PNG chunks, RIFF chunks, boxes
+	maxTextBytes    = 1 << 20 // decompressed PNG text kept per chunk
+	maxInflate      = 4 << 20 // decompressed PNG text per file
+	maxXMPPackets   = 16
+	maxC2PAPayloads = 16
+	maxIFDs         = 16 // IFDs visited per EXIF block, all chains together
+	maxIFDEntries   = 1024
+	maxBoxDepth     = 8
+	maxItems        = 4096
+	ctxCheckStride  = 256
 )
 
 // anomaly is one structural defect, named by a fixed code with the byte
@@ -84,8 +86,11 @@ type facts struct {
 	exifCount     int
 	xmp           [][]byte
 	texts         []textChunk
-	c2pa          []byte // first C2PA/JUMBF payload, for action markers
-	c2paCount     int
+	c2pa          [][]byte // C2PA manifest stores, at most maxC2PAPayloads
+	// app11 assembles JPEG APP11 JUMBF segments by box instance.
+	app11 []jumbfSegments
+	// thumbWidth and thumbHeight are a HEIF thumbnail item's size.
+	thumbWidth, thumbHeight int
 	// JPEG only.
 	dqt      [4][]uint16 // natural order, nil when absent
 	sofSeen  bool
@@ -164,9 +169,52 @@ func (f *facts) addXMP(b []byte) {
 
 func (f *facts) addC2PA(b []byte) {
 	f.add(cC2PA)
-	f.c2paCount++
-	if f.c2pa == nil {
-		f.c2pa = b
+	if len(f.c2pa) < maxC2PAPayloads {
+		f.c2pa = append(f.c2pa, b)
+	}
+}
+
+// jumbfSegments is one JUMBF box instance spread over APP11 segments.
+type jumbfSegments struct {
+	instance int
+	data     []byte
+	copied   bool // data is owned, not a slice of the input
+}
+
+// addAPP11 collects one APP11 JUMBF segment: "JP", the box instance, a
+// sequence number, then the box. Continuation segments repeat the box's
+// 8-byte header, which is dropped so the instance reassembles into one box.
+func (f *facts) addAPP11(s []byte, off int) {
+	if len(s) < 16 {
+		f.anomaly("broken-marker", off)
+		return
+	}
+	instance, seq := be16(s[2:]), be32(s[4:])
+	for i := range f.app11 {
+		g := &f.app11[i]
+		if g.instance != instance || seq == 1 {
+			continue
+		}
+		if len(g.data)+len(s)-16 > maxC2PAStoreLen {
+			return
+		}
+		if !g.copied {
+			g.data, g.copied = append([]byte(nil), g.data...), true
+		}
+		g.data = append(g.data, s[16:]...)
+		return
+	}
+	if len(f.app11) < maxC2PAPayloads {
+		f.app11 = append(f.app11, jumbfSegments{instance: instance, data: s[8:]})
+	}
+}
+
+// finish hands reassembled APP11 boxes that hold C2PA manifests over.
+func (f *facts) finish() {
+	for _, g := range f.app11 {
+		if bytes.Contains(g.data, []byte("c2pa")) {
+			f.addC2PA(g.data)
+		}
 	}
 }
 
@@ -191,6 +239,7 @@ func Analyze(ctx context.Context, data []byte, format sniff.Format) (*report.Rep
 	if err != nil {
 		return nil, err
 	}
+	f.finish()
 	return build(data, f), nil
 }
 

@@ -254,6 +254,16 @@ func TestHEIC(t *testing.T) {
 	}
 }
 
+func TestHEICThumbnailItem(t *testing.T) {
+	exif := tiffEXIF([]ent{ascii(0x010F, "Apple"), ascii(0x0110, "iPhone 15")}, nil, nil, nil)
+	r := analyze(t, buildHEIC(4032, 3024, exif, 1024, 1024))
+	s := wantSignal(t, r, "image-thumbnail-mismatch", "image-thumbnail-mismatch.aspect-ratio", report.Medium)
+	if s.Evidence["thumbnailSource"] != "heif-thumbnail-item" || s.Evidence["thumbnailWidth"] != 1024 {
+		t.Fatalf("evidence %v", s.Evidence)
+	}
+	wantQuiet(t, analyze(t, buildHEIC(4032, 3024, exif, 320, 240)), "image-thumbnail-mismatch")
+}
+
 func TestNotWalkedFormats(t *testing.T) {
 	tiffFile := tiffEXIF([]ent{ascii(0x010F, "Canon")}, nil, nil, nil)
 	r, err := Analyze(context.Background(), tiffFile, sniff.TIFF)

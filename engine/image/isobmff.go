@@ -33,6 +33,7 @@ type bmff struct {
 	primary uint32
 	ispes   [][2]int // ipco property index (1-based) -> size; {0,0} for other properties
 	assoc   [][2]uint32
+	thumbOf [][2]uint32 // iref thmb: thumbnail item -> the item it depicts
 	idat    box
 	steps   int
 	work    int
@@ -124,6 +125,8 @@ func (m *bmff) meta(bx box, depth int) {
 			m.iloc(d, k.start)
 		case "iprp":
 			m.iprp(k)
+		case "iref":
+			m.iref(k)
 		case "idat":
 			m.idat = k
 		}
@@ -289,6 +292,46 @@ func (m *bmff) iloc(d []byte, off int) {
 	}
 }
 
+// iref reads the item references; only thmb (thumbnail of) is kept.
+func (m *bmff) iref(bx box) {
+	if bx.end-bx.start < 4 {
+		return
+	}
+	idSize := 2
+	if m.b[bx.start] != 0 {
+		idSize = 4
+	}
+	refs, _ := m.children(bx.start+4, bx.end)
+	for _, r := range refs {
+		if r.typ != "thmb" {
+			continue
+		}
+		d, p := m.b[r.start:r.end], 0
+		from, ok1 := readN(d, &p, idSize)
+		n, ok2 := readN(d, &p, 2)
+		for i := uint64(0); ok1 && ok2 && i < n && len(m.thumbOf) < maxItems; i++ {
+			to, ok := readN(d, &p, idSize)
+			if !ok {
+				break
+			}
+			m.thumbOf = append(m.thumbOf, [2]uint32{uint32(from), uint32(to)})
+		}
+	}
+}
+
+// sizeOf returns an item's ispe size, if one is associated with it.
+func (m *bmff) sizeOf(id uint32) (w, h int) {
+	for _, a := range m.assoc {
+		if a[0] != id || a[1] == 0 || int(a[1]) > len(m.ispes) {
+			continue
+		}
+		if sz := m.ispes[a[1]-1]; sz[0] != 0 {
+			return sz[0], sz[1]
+		}
+	}
+	return 0, 0
+}
+
 func (m *bmff) iprp(bx box) {
 	kids, _ := m.children(bx.start, bx.end)
 	for _, k := range kids {
@@ -385,16 +428,16 @@ func (m *bmff) itemBytes(it *bmffItem) []byte {
 }
 
 func (m *bmff) resolve() {
-	for _, a := range m.assoc {
-		if a[1] == 0 || int(a[1]) > len(m.ispes) {
+	if m.f.width == 0 {
+		m.f.width, m.f.height = m.sizeOf(m.primary)
+	}
+	for _, t := range m.thumbOf {
+		if t[1] != m.primary {
 			continue
 		}
-		sz := m.ispes[a[1]-1]
-		if sz[0] == 0 {
-			continue
-		}
-		if a[0] == m.primary && m.f.width == 0 {
-			m.f.width, m.f.height = sz[0], sz[1]
+		if w, h := m.sizeOf(t[0]); w > 0 && h > 0 {
+			m.f.thumbWidth, m.f.thumbHeight = w, h
+			break
 		}
 	}
 	for i := range m.items {

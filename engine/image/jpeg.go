@@ -138,10 +138,7 @@ func jpegSegment(m byte, s []byte, off int, f *facts) {
 		f.add(cMPF)
 		f.mpf = true
 	case m == 0xEB && bytes.HasPrefix(s, idJUMBF):
-		// APP11 JUMBF boxes; C2PA manifests are labelled "c2pa".
-		if bytes.Contains(s, []byte("c2pa")) {
-			f.addC2PA(s)
-		}
+		f.addAPP11(s, off)
 	case m == 0xED && bytes.HasPrefix(s, idPhotoshop):
 		f.add(cPhotoshop)
 		iptc, ps := photoshopResources(s[len(idPhotoshop):])

@@ -6,13 +6,14 @@ import (
 	"github.com/doctrust/doctrust/engine/report"
 )
 
-// trackedChanges reports revision marks still recorded in a Word package:
-// the previous wording survives in the file even when the view hides it.
+// trackedChanges reports revision marks still recorded in a package (Word's
+// tracked changes, a shared workbook's revision log): the previous wording
+// survives in the file even when the view hides it.
 // Deletions are medium because they return text someone removed; the
 // recovered deleted text and the authors are attacker-authored.
 func (a *analysis) trackedChanges() *report.Finding {
-	w := &a.word
-	if w.ins+w.del+w.moveFrom+w.moveTo+w.formatting == 0 {
+	w := a.word.plus(a.xl.revisionMarks)
+	if w.total() == 0 {
 		return nil
 	}
 	authors := make([]string, 0, len(w.authors))

@@ -66,7 +66,6 @@ func FuzzWordStory(f *testing.F) {
 	f.Add([]byte(`<w:document><w:body><w:p><w:del w:author="a"><w:r><w:delText>x</w:delText></w:r></w:del><w:r><w:instrText>DDEAUTO x</w:instrText></w:r></w:p></w:body></w:document>`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var s wordScan
-		s.authors = map[string]bool{}
 		scanWordStory(context.Background(), data, &s)
 		if len(s.hiddenText) > maxSnippets || len(s.deletedText) > maxSnippets || len(s.authors) > maxSnippets {
 			t.Fatal("snippet cap exceeded")
@@ -94,6 +93,18 @@ func FuzzCFB(f *testing.F) {
 			t.Fatalf("%d entries", n)
 		}
 		_ = vbaModuleNames(data)
+	})
+}
+
+// FuzzRevisionLog drives the shared-workbook revision log walker.
+func FuzzRevisionLog(f *testing.F) {
+	f.Add([]byte(`<revisions><rcc><oc r="A1"><v>1</v></oc></rcc><rrc action="deleteRow"/><header userName="u"/></revisions>`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var m revisionMarks
+		scanRevisionLog(context.Background(), data, &m)
+		if len(m.deletedText) > maxSnippets || len(m.authors) > maxSnippets {
+			t.Fatal("snippet cap exceeded")
+		}
 	})
 }
 

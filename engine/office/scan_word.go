@@ -12,16 +12,11 @@ const maxSnippets = 200
 
 // wordScan is what the Word walker collects from the story parts.
 type wordScan struct {
-	hiddenRuns  int
-	hiddenText  []string
-	ins, del    int
-	moveFrom    int
-	moveTo      int
-	formatting  int
-	authors     map[string]bool
-	deletedText []string
-	dde         int // DDE / DDEAUTO field instructions
-	fields      int // field instructions seen
+	hiddenRuns int
+	hiddenText []string
+	revisionMarks
+	dde    int // DDE / DDEAUTO field instructions
+	fields int // field instructions seen
 }
 
 // wordStories lists the parts holding document text, main part first.
@@ -39,7 +34,6 @@ func (a *analysis) wordStories() []*Part {
 }
 
 func (a *analysis) scanWord() {
-	a.word.authors = map[string]bool{}
 	for _, part := range a.wordStories() {
 		if a.ctx.Err() != nil {
 			return
@@ -70,9 +64,7 @@ func scanWordStory(ctx context.Context, data []byte, s *wordScan) bool {
 		instr            strings.Builder
 	)
 	flushDel := func() {
-		if t := strings.TrimSpace(delText.String()); t != "" && len(s.deletedText) < maxSnippets {
-			s.deletedText = append(s.deletedText, t)
-		}
+		s.addDeleted(delText.String())
 		delText.Reset()
 	}
 	for tok := w.next(); tok != nil; tok = w.next() {
@@ -168,10 +160,8 @@ func scanWordStory(ctx context.Context, data []byte, s *wordScan) bool {
 }
 
 func (s *wordScan) author(se xml.StartElement) {
-	if v, ok := attr(se, "author"); ok && len(s.authors) < maxSnippets {
-		if v = strings.TrimSpace(v); v != "" {
-			s.authors[v] = true
-		}
+	if v, ok := attr(se, "author"); ok {
+		s.addAuthor(v)
 	}
 }
 

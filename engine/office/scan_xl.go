@@ -15,6 +15,7 @@ type xlScan struct {
 	sharedRefs                     []int // shared-string indexes of hidden cells, resolved afterwards
 	ddeLinks, externalBooks        int
 	autoOpenNames                  int // _xlnm.Auto_Open style defined names (XLM auto-run)
+	revisionMarks                      // the shared-workbook revision log
 }
 
 func (a *analysis) scanExcel() {
@@ -71,6 +72,7 @@ func (a *analysis) scanExcel() {
 			}
 		}
 	}
+	a.scanXLRevisions()
 	for _, part := range a.pkg.Matching("xl/comments", ".xml") {
 		texts, bad := collectText(a.ctx, a.pkg.Read(part), "comment", "t")
 		a.comments = append(a.comments, texts...)
