@@ -12,6 +12,7 @@ DDB_LOCAL_JAR := .tools/node_modules/amplify-dynamodb-simulator/emulator/DynamoD
 
 build:
 	$(GO) build -o bin/doctrust ./cmd/doctrust
+	$(GO) build -o bin/doctrust-mcp ./cmd/doctrust-mcp
 
 # Every route on 127.0.0.1:$PORT (default 8080).
 run:
