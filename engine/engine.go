@@ -9,6 +9,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/doctrust/doctrust/engine/compare"
 	"github.com/doctrust/doctrust/engine/image"
 	"github.com/doctrust/doctrust/engine/office"
 	"github.com/doctrust/doctrust/engine/pdf"
@@ -26,6 +27,29 @@ var (
 	// analysis_timeout).
 	ErrDeadline = errors.New("engine: analysis deadline exceeded")
 )
+
+// Compare relates a candidate PDF to an original (POST /api/v1/compare).
+// Either file not being a PDF is ErrUnreadable; the deadline is ErrDeadline.
+func Compare(ctx context.Context, original, candidate []byte) (rep *compare.Report, err error) {
+	defer func() {
+		// The PDF reader contains its faults per step; this is the last
+		// line, and a comparison that faulted has nothing true to say.
+		if p := recover(); p != nil {
+			rep, err = nil, ErrUnreadable
+		}
+	}()
+	if err := ctx.Err(); err != nil {
+		return nil, ErrDeadline
+	}
+	r, err := compare.Compare(ctx, original, candidate, compare.Options{})
+	switch {
+	case errors.Is(err, compare.ErrNotPDF):
+		return nil, ErrUnreadable
+	case err != nil:
+		return nil, ErrDeadline
+	}
+	return r, nil
+}
 
 // Options select the analysis mode.
 type Options struct {

@@ -1,7 +1,7 @@
 // Command doctrust is the local all-in-one tool: `serve` runs the API on
 // loopback, `inspect` prints the same JSON report the API returns with no
-// server, `admin` changes accounts for support. (The metadata and compare
-// commands arrive with their issues.)
+// server, `compare` prints the CompareReport of two PDFs, `admin` changes
+// accounts for support. (The metadata command arrives with its issue.)
 package main
 
 import (
@@ -20,6 +20,7 @@ import (
 const usage = `usage:
   doctrust serve
   doctrust inspect FILE [--redact] [--triage] [--timing] [--policy JSON]
+  doctrust compare ORIGINAL CANDIDATE
   doctrust admin plan EMAIL PLAN      (PLAN: free, solo, team, business)
 
 Environment: PORT (8080), DATA_DIR (.data), STORE (embedded|dynamodb),
@@ -41,6 +42,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "inspect":
 		return inspect(args[1:], stdout, stderr)
+	case "compare":
+		return compareFiles(args[1:], stdout, stderr)
 	case "serve":
 		return serve(args[1:], stdout, stderr)
 	case "admin":
@@ -93,6 +96,41 @@ func inspect(args []string, stdout, stderr io.Writer) int {
 	}
 	pl := &analysis.Pipeline{Secret: secret}
 	res, err := pl.Inspect(context.Background(), req)
+	if err != nil {
+		return failed(err, stderr)
+	}
+	stdout.Write(res.Body)
+	fmt.Fprintln(stdout)
+	return 0
+}
+
+// compareFiles prints the CompareReport /compare returns for two PDFs.
+func compareFiles(args []string, stdout, stderr io.Writer) int {
+	if len(args) != 2 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	var files [2][]byte
+	for i, p := range args {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			fmt.Fprintf(stderr, "doctrust: %v\n", err)
+			return 1
+		}
+		files[i] = b
+	}
+	body, _, err := (&analysis.Pipeline{}).Compare(context.Background(), files[0], files[1])
+	if err != nil {
+		return failed(err, stderr)
+	}
+	stdout.Write(body)
+	fmt.Fprintln(stdout)
+	return 0
+}
+
+// failed prints the API's error body for an analysis error and returns the
+// exit code: 3 unreadable, 4 deadline, 1 anything else.
+func failed(err error, stderr io.Writer) int {
 	switch {
 	case errors.Is(err, analysis.ErrUnreadable):
 		fmt.Fprintln(stderr, `{"error":"not_a_pdf"}`)
@@ -100,13 +138,9 @@ func inspect(args []string, stdout, stderr io.Writer) int {
 	case errors.Is(err, analysis.ErrDeadline):
 		fmt.Fprintln(stderr, `{"error":"analysis_timeout","timeoutMs":15000}`)
 		return 4
-	case err != nil:
-		fmt.Fprintf(stderr, "doctrust: %v\n", err)
-		return 1
 	}
-	stdout.Write(res.Body)
-	fmt.Fprintln(stdout)
-	return 0
+	fmt.Fprintf(stderr, "doctrust: %v\n", err)
+	return 1
 }
 
 // splitPath lets the file come before or after the flags.

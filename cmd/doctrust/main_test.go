@@ -46,3 +46,23 @@ func TestInspectErrors(t *testing.T) {
 		t.Errorf("missing file: exit %d", code)
 	}
 }
+
+func TestComparePrintsReport(t *testing.T) {
+	code, out, errs := runCLI(t, "compare", sample, sample)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var r map[string]any
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r["relationship"] != "identical" || r["engineVersion"] == nil {
+		t.Fatalf("report %v", r)
+	}
+	if code, _, errs := runCLI(t, "compare", sample, "main.go"); code != 3 || !strings.Contains(errs, "not_a_pdf") {
+		t.Errorf("not a PDF: exit %d %s", code, errs)
+	}
+	if code, _, _ := runCLI(t, "compare", sample); code != 2 {
+		t.Errorf("one file: exit %d", code)
+	}
+}

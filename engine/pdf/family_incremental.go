@@ -17,16 +17,7 @@ func (a *analysis) incrementalUpdates() *report.Finding {
 		if ch.ContentTouched() {
 			contentRevisions++
 		}
-		entry := map[string]any{
-			"revision":       ch.Revision,
-			"xrefOffset":     ch.XrefOffset,
-			"touched":        ch.Touched,
-			"objectsFreed":   ch.Freed,
-			"contentTouched": ch.ContentTouched(),
-		}
-		report.Capped(entry, "objectsWritten", ch.Written)
-		report.Capped(entry, "objectsOverwritten", ch.Overwritten)
-		per = append(per, entry)
+		per = append(per, ch.Evidence())
 	}
 	ev := map[string]any{"revisions": len(a.f.Revisions), "contentRevisions": contentRevisions}
 	report.Capped(ev, "changedPerRevision", per)

@@ -3,6 +3,7 @@ package pdf
 import (
 	"github.com/doctrust/doctrust/engine/pdf/cos"
 	"github.com/doctrust/doctrust/engine/pdf/file"
+	"github.com/doctrust/doctrust/engine/report"
 )
 
 // Touched counts the objects one revision wrote, by kind. The first seven
@@ -44,6 +45,21 @@ type RevisionChange struct {
 // page content, images a page names, page geometry or resources, or pages.
 func (c RevisionChange) ContentTouched() bool {
 	return c.Touched.PageContent > 0 || c.Touched.PageImages > 0 || c.PagesChanged > 0 || c.PagesAdded > 0
+}
+
+// Evidence is the revision's entry of changedPerRevision (SPEC.md), shared
+// by the incremental-updates family and /compare's ancestry.
+func (c RevisionChange) Evidence() map[string]any {
+	entry := map[string]any{
+		"revision":       c.Revision,
+		"xrefOffset":     c.XrefOffset,
+		"touched":        c.Touched,
+		"objectsFreed":   c.Freed,
+		"contentTouched": c.ContentTouched(),
+	}
+	report.Capped(entry, "objectsWritten", c.Written)
+	report.Capped(entry, "objectsOverwritten", c.Overwritten)
+	return entry
 }
 
 // objectClass is the kind of one written object.

@@ -67,6 +67,26 @@ var catalogue = map[string]text{
 	"metadata-inconsistency.date-mismatch":      {"Info and XMP dates differ", "{fields} date field(s) differ between the Info dictionary and the XMP metadata by more than {toleranceSeconds} seconds."},
 	"metadata-inconsistency.history-editor":     {"Editing tool in XMP history", "The XMP editing history names {editors} PDF editing tool(s)."},
 
+	// compare findings (engine/compare)
+	"compare.identical-bytes":                 {"Identical files", "The two files are byte for byte identical."},
+	"compare.revisions-appended":              {"Revisions appended to the original", "The candidate is the original with {revisions} revision(s) appended ({bytes} bytes)."},
+	"compare.bytes-appended-without-revision": {"Bytes appended without a revision", "The longer file is the shorter one followed by {bytes} bytes that form no readable revision."},
+	"compare.candidate-is-earlier-version":    {"Candidate is an earlier version", "The candidate is an earlier state of the original: the original has {revisions} more revision(s) ({bytes} bytes) than the candidate."},
+	"compare.content-touched":                 {"Content changed after the shorter file", "{revisions} of the added revision(s) replaced page, content or image objects after the shorter file was complete."},
+	"compare.rewritten":                       {"File rewritten", "The candidate is not the original with revisions appended: the file was rewritten, so only its structure and metadata can be compared."},
+	"compare.same-document-resaved":           {"Same document, re-saved", "The permanent half of the file identifier is the same in both files, as when one document is saved again."},
+	"compare.different-document":              {"Different document identifiers", "Both halves of the file identifier differ: the files were created as different documents or the identifier was replaced."},
+	"compare.id-absent":                       {"No identifier to compare", "At least one file has no usable file identifier, so their lineage cannot be read from it."},
+	"compare.page-count-changed":              {"Page count differs", "The original has {original} page(s) and the candidate {candidate}."},
+	"compare.page-geometry-changed":           {"Page geometry differs", "{pages} page(s) differ in media box, crop box or rotation."},
+	"compare.fonts-added":                     {"Fonts added", "The candidate uses {fonts} font(s) the original does not use at all."},
+	"compare.fonts-removed":                   {"Fonts removed", "The original uses {fonts} font(s) the candidate does not use at all."},
+	"compare.font-subsets-changed":            {"Font subsets differ", "{fonts} font subset(s) in the candidate carry other subset tags of fonts the original uses, as when a file is re-saved."},
+	"compare.metadata-changed":                {"Metadata differs", "{info} Info field(s) and {xmp} XMP propert(ies) differ between the files."},
+	"compare.producer-changed":                {"Producing software differs", "The files name different producing or creating software."},
+	"compare.structure-changed":               {"Object structure differs", "The original holds {original} objects and the candidate {candidate}, or their cross-reference styles differ."},
+	// end of compare findings
+
 	// disclosure signals for formats whose analysers are not yet walked
 	"image-structure-anomalies.container-not-walked": {"Image container not walked", "The {format} container is recognised but its structure and metadata are not walked by this engine version; an empty result here is not a clean result."},
 	"office-structure-anomalies.package-not-walked":  {"Office package not walked", "The {format} package is recognised but its parts are not walked by this engine version; an empty result here is not a clean result."},

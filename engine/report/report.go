@@ -164,6 +164,10 @@ var caution = UsageCaution{
 		"anyone on this report alone; confirm with the issuer or the original source.",
 }
 
+// Caution returns the constant usageCaution block, for the other reports
+// the service writes (comparison) to carry the same words.
+func Caution() UsageCaution { return caution }
+
 // New returns an empty report for a media type with the constant blocks set.
 func New(media MediaType, sizeBytes int64) *Report {
 	return &Report{

@@ -8,10 +8,12 @@ package analysis
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"time"
 
 	"github.com/doctrust/doctrust/engine"
+	"github.com/doctrust/doctrust/engine/compare"
 	"github.com/doctrust/doctrust/engine/policy"
 	"github.com/doctrust/doctrust/engine/receipt"
 	"github.com/doctrust/doctrust/engine/report"
@@ -105,6 +107,26 @@ func (p *Pipeline) Inspect(ctx context.Context, req Request) (*Result, error) {
 	}
 	out.Receipt = &rc
 	return &Result{Body: body, Report: out, Unredacted: rep}, nil
+}
+
+// Compare relates two PDFs under a deadline of two documents and returns
+// the CompareReport's JSON body.
+func (p *Pipeline) Compare(ctx context.Context, original, candidate []byte) ([]byte, *compare.Report, error) {
+	deadline := p.Deadline
+	if deadline <= 0 {
+		deadline = DefaultDeadline
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*deadline)
+	defer cancel()
+	rep, err := engine.Compare(ctx, original, candidate)
+	if err != nil {
+		return nil, nil, err
+	}
+	body, err := json.Marshal(rep)
+	if err != nil {
+		return nil, nil, err
+	}
+	return body, rep, nil
 }
 
 // issuerBlock answers a named issuer. Baselines are a PDF feature: an image
