@@ -224,6 +224,15 @@ func Analyze(ctx context.Context, data []byte, format sniff.Format) (*report.Rep
 	if !Walks(format) {
 		return notWalked(data, format), nil
 	}
+	f, err := walk(ctx, data, format)
+	if err != nil {
+		return nil, err
+	}
+	return build(data, f), nil
+}
+
+// walk runs the container walker of a format Walks accepts.
+func walk(ctx context.Context, data []byte, format sniff.Format) (*facts, error) {
 	f := &facts{format: format}
 	var err error
 	switch format {
@@ -240,7 +249,7 @@ func Analyze(ctx context.Context, data []byte, format sniff.Format) (*report.Rep
 		return nil, err
 	}
 	f.finish()
-	return build(data, f), nil
+	return f, nil
 }
 
 // notWalked is the disclosure report for a recognised container this

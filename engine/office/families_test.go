@@ -452,3 +452,22 @@ func pptx(t testing.TB, slide string) []byte {
 		{"ppt/slides/slide1.xml", slide},
 	})
 }
+
+// jpegWithCreatorTool is a minimal JPEG whose XMP names its creator tool.
+func jpegWithCreatorTool(tool string) string {
+	xmp := "http://ns.adobe.com/xap/1.0/\x00" + `<x:xmpmeta><rdf:RDF><rdf:Description xmp:CreatorTool="` + tool + `"/></rdf:RDF></x:xmpmeta>`
+	seg := func(m byte, p string) string { return string([]byte{0xFF, m, byte((len(p) + 2) >> 8), byte(len(p) + 2)}) + p }
+	sof := string([]byte{0x08, 0x00, 0x10, 0x00, 0x10, 0x03, 0x01, 0x11, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01})
+	return "\xFF\xD8" + seg(0xE1, xmp) + seg(0xC0, sof) + "\xFF\xD9"
+}
+
+func TestEditedEmbeddedImage(t *testing.T) {
+	r := analyse(t, docx(t, ctDocx, `<w:p/>`, entry{"word/media/image1.jpeg", jpegWithCreatorTool("Adobe Photoshop 25.0 (Windows)")}))
+	s := expect(t, r, "office-metadata-anomalies", report.Low, "office-metadata-anomalies.image-edited")
+	edited := s.Evidence["editedImages"].([]editedImage)
+	if len(edited) != 1 || edited[0].Part != "word/media/image1.jpeg" || edited[0].Tools[0] != "Adobe Photoshop" || s.Evidence["imagesWalked"] != 1 {
+		t.Fatalf("evidence %+v", s.Evidence)
+	}
+	r = analyse(t, docx(t, ctDocx, `<w:p/>`, entry{"word/media/image1.jpeg", jpegWithCreatorTool("Canon EOS R5 Firmware 1.8")}))
+	quiet(t, r, "office-metadata-anomalies")
+}

@@ -82,5 +82,12 @@ func (a *analysis) metadataAnomalies() *report.Finding {
 		ev["template"] = report.Untrusted(t)
 		add(report.Low, report.Msg("office-metadata-anomalies.template-elsewhere"))
 	}
+	if a.kind != "" {
+		if edited, walked := a.editedImages(); len(edited) > 0 {
+			ev["imagesWalked"] = walked
+			report.Capped(ev, "editedImages", edited)
+			add(report.Low, report.Msg("office-metadata-anomalies.image-edited", "images", len(edited)))
+		}
+	}
 	return compose("office-metadata-anomalies", vs, ev)
 }

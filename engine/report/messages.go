@@ -127,6 +127,7 @@ var catalogue = map[string]text{
 	"office-metadata-anomalies.author-single-revision": {"Author and last editor differ", "The recorded author and last editor differ although the document records a single save."},
 	"office-metadata-anomalies.application-mismatch":   {"Application claim contradicts the package", "The properties name a {claimed} application but the package is a {package} document."},
 	"office-metadata-anomalies.template-elsewhere":     {"Template from elsewhere", "The properties name a template by a path or address outside the usual local templates."},
+	"office-metadata-anomalies.image-edited":           {"Embedded image edited", "{images} embedded image(s) carry metadata naming an image editor."},
 
 	"office-structure-anomalies.package-walked":        {"Office package walked", "The {format} package's {parts} parts were walked; no structural anomaly was found."},
 	"office-structure-anomalies.package-unreadable":    {"Package not readable as a ZIP", "The package's ZIP structure could not be read (or declares more than {maxEntries} entries); its parts were not analysed."},
