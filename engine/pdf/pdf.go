@@ -46,7 +46,9 @@ type analysis struct {
 	// fullPageImagePages lists 1-based pages whose content paints one image
 	// over (almost) the whole page; nil in triage mode.
 	fullPageImagePages []int
-	changes            []RevisionChange
+	// content holds the per-page facts of the content walk.
+	content contentFacts
+	changes []RevisionChange
 	// uncountedBytes were decoded but are not part of summary.cost.
 	uncountedBytes int64
 	faults         []string
