@@ -52,7 +52,9 @@ func (a *analysis) walkContent() {
 
 // pageChecks are the per-page steps of the content families, run in order
 // on every page of the newest revision.
-var pageChecks = []func(*analysis, *contentPage){}
+var pageChecks = []func(*analysis, *contentPage){
+	(*analysis).redactionPage,
+}
 
 // fullPageImage reports an image XObject covering almost all of the page:
 // the trace a scanned or flattened page leaves.
@@ -121,5 +123,6 @@ func (a *analysis) firstWritten(num int) int {
 
 // contentFacts are what the per-page checks keep for the families.
 type contentFacts struct {
-	pages int // pages walked
+	pages     int // pages walked
+	redaction redactionFacts
 }

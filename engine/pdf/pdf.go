@@ -112,6 +112,7 @@ var families = []family{
 	{"incremental-updates", (*analysis).incrementalUpdates},
 	{"active-content", (*analysis).activeContent},
 	{"metadata-inconsistency", (*analysis).metadataInconsistency},
+	{"redaction-exposure", (*analysis).redactionExposure},
 }
 
 // skipped applies the mode and encryption rules of the family catalogue.

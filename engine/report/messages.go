@@ -67,6 +67,29 @@ var catalogue = map[string]text{
 	"metadata-inconsistency.date-mismatch":      {"Info and XMP dates differ", "{fields} date field(s) differ between the Info dictionary and the XMP metadata by more than {toleranceSeconds} seconds."},
 	"metadata-inconsistency.history-editor":     {"Editing tool in XMP history", "The XMP editing history names {editors} PDF editing tool(s)."},
 
+	// page content families (engine/pdf)
+	"hidden-text.invisible":                  {"Invisible text", "{runs} text run(s) on {pages} page(s) are drawn in the invisible render mode outside an OCR layer: a reader cannot see them, but text extraction and language models read them."},
+	"hidden-text.background-colour":          {"Text in the colour of its background", "{runs} text run(s) on {pages} page(s) are painted in the same colour as the fill beneath them."},
+	"hidden-text.outside-page":               {"Text outside the page", "{runs} text run(s) on {pages} page(s) lie entirely outside the visible page area (CropBox or MediaBox)."},
+	"hidden-text.tiny":                       {"Microscopic text", "{runs} text run(s) on {pages} page(s) are drawn smaller than 1 point."},
+	"hidden-text.clipped":                    {"Text clipped away", "{runs} text run(s) on {pages} page(s) are entirely outside their clipping path, so nothing of them is shown."},
+	"hidden-text.injection":                  {"Hidden text addressed to a language model", "Text hidden from a reader on {pages} page(s) reads as instructions to a language model ({cues} cue(s) in {categories} categor(ies))."},
+	"hidden-text.ocr-layer":                  {"OCR text layer", "{pages} page(s) are scanned images with an invisible OCR text layer over them, as OCR software writes; this is normal."},
+	"redaction-exposure.text-under-box":      {"Text still present under redaction boxes", "{boxes} dark box(es) on {pages} page(s) are drawn over text that is still in the file ({characters} character(s) under them): the redaction can be undone by copying the text."},
+	"redaction-exposure.unapplied-redact":    {"Redaction marks never applied", "{annotations} redaction annotation(s) mark content for removal but were never applied; the content under them is still present."},
+	"redaction-exposure.black-highlight":     {"Black highlights over text", "{annotations} opaque dark highlight annotation(s) cover text that is still present under them."},
+	"content-overlay.retyped-later-revision": {"Text covered and retyped in a later revision", "On {pages} page(s), {overlays} opaque box(es) or image(s) cover existing text and new text is drawn on top, written by a revision after the original save."},
+	"content-overlay.retyped":                {"Text covered and retyped", "On {pages} page(s), {overlays} opaque light box(es) or image(s) cover existing text and new text is drawn on top: the white-out-and-retype edit."},
+	"content-overlay.whiteout":               {"Text covered by an opaque box", "On {pages} page(s), {overlays} opaque light box(es) are painted over text that is still in the file."},
+	"annotation-overlays.later-revision":     {"Annotations over text added later", "{annotations} annotation(s) added by a revision after the original save cover page text on {pages} page(s)."},
+	"annotation-overlays.editor-tool":        {"Annotations over text from a PDF editor", "{annotations} annotation(s) cover page text on {pages} page(s) in a file written by a PDF editing tool."},
+	"font-anomalies.multiple-subsets":        {"Several subsets of one font on a page", "{pages} page(s) draw text with two or more separately embedded subsets of the same font ({fonts} font object(s)), as happens when text is added by another tool."},
+	"font-anomalies.later-revision-font":     {"Font added by a later revision", "{fonts} font(s) used by the text of {pages} original page(s) were first written by a revision after the original save."},
+	"font-anomalies.type3-glyphs":            {"Type3 glyphs in a text page", "{pages} page(s) whose text uses ordinary fonts also draw {glyphs} glyph(s) from Type3 fonts, whose shapes are arbitrary drawings."},
+	"font-anomalies.digit-tounicode":         {"Digits mapped to other digits", "{fonts} font(s) carry a ToUnicode map that turns {codes} digit glyph(s) into different digits, so extracted text differs from what the page shows."},
+	"numeric-edits.digits-changed":           {"Digits changed by a later revision", "Revision(s) after the original save rewrote the content of {pages} page(s) and changed {sequences} digit sequence(s) ({digits} digit(s)) at the same positions."},
+	// end of page content families
+
 	// disclosure signals for formats whose analysers are not yet walked
 	"image-structure-anomalies.container-not-walked": {"Image container not walked", "The {format} container is recognised but its structure and metadata are not walked by this engine version; an empty result here is not a clean result."},
 	"office-structure-anomalies.package-not-walked":  {"Office package not walked", "The {format} package is recognised but its parts are not walked by this engine version; an empty result here is not a clean result."},

@@ -36,6 +36,7 @@ type Font struct {
 	ascent     float64
 	descent    float64
 	fontMatrix Matrix
+	approx     bool
 }
 
 // Type3 reports glyphs drawn by content-stream procedures.
@@ -171,11 +172,14 @@ func (in *Interpreter) simpleWidths(f *Font, d *cos.Dict) {
 			f.widths = append(f.widths, w/1000)
 		}
 	}
-	// Without /Widths (the standard 14 fonts of old files) glyphs get an
-	// average width: pdfcpu's core-font metrics would pull a new module
-	// into go.mod, and boxes only need to be roughly right.
-	if len(f.widths) == 0 && strings.HasPrefix(f.BaseFont, "Courier") {
-		f.missing = 0.6
+	// Without /Widths (the standard 14 fonts of old files) glyphs get a
+	// width by character class (approxWidth): pdfcpu's core-font metrics
+	// would pull a new module into go.mod, and boxes need only be close.
+	if len(f.widths) == 0 {
+		f.approx = true
+		if strings.HasPrefix(f.BaseFont, "Courier") {
+			f.missing, f.approx = 0.6, false
+		}
 	}
 }
 
@@ -298,7 +302,30 @@ func (f *Font) width(code uint32) float64 {
 			return w
 		}
 	}
+	if f.approx && code < 256 {
+		return approxWidth(f.enc[code])
+	}
 	return f.missing
+}
+
+// approxWidth is a proportional font's advance by character class, within
+// about a tenth of the standard Helvetica and Times widths for Latin text.
+func approxWidth(r rune) float64 {
+	switch {
+	case strings.ContainsRune("iljI.,:;!|'`", r):
+		return 0.25
+	case strings.ContainsRune("frt ()-/[]{}\"", r):
+		return 0.31
+	case r == 'm' || r == 'w':
+		return 0.8
+	case r == 'M' || r == 'W':
+		return 0.9
+	case r >= '0' && r <= '9':
+		return 0.556
+	case r >= 'A' && r <= 'Z':
+		return 0.68
+	}
+	return 0.53
 }
 
 // text decodes a code to Unicode: ToUnicode first, then the encoding.

@@ -515,6 +515,7 @@ func (r *run) image(img Image, fr frame) {
 		return
 	}
 	img.Alpha = r.gs.fillAlpha
+	img.Fill = r.gs.fill
 	img.SoftMask = img.SoftMask || r.gs.softMask
 	img.Stream, img.Revision, img.Form = fr.stream, fr.revision, fr.form
 	r.page.Images = append(r.page.Images, img)

@@ -126,8 +126,9 @@ type Image struct {
 	Box      Rect
 	Object   int // image XObject; 0 for inline images
 	Inline   bool
-	Mask     bool // /ImageMask: painted in the fill colour
-	SoftMask bool // /SMask or a soft mask in the graphics state
+	Mask     bool  // /ImageMask: painted in the fill colour
+	Fill     Color // the fill colour a mask paints in
+	SoftMask bool  // /SMask or a soft mask in the graphics state
 	Alpha    float64
 	Stream   int
 	Revision int

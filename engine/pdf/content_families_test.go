@@ -1,0 +1,80 @@
+package pdf_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/doctrust/doctrust/engine/pdf/pdftest"
+	"github.com/doctrust/doctrust/engine/report"
+)
+
+// textPage is OnePage with its content replaced.
+func textPage(content string) *pdftest.Builder {
+	b := pdftest.OnePage("x")
+	b.Stream(pdftest.ContentObj, "", []byte(content))
+	return b
+}
+
+// text72 shows s in Helvetica 24 at (72, 700).
+func text72(s string) string { return "BT /F1 24 Tf 72 700 Td " + pdftest.Lit(s) + " Tj ET\n" }
+
+// withAnnot adds one annotation to OnePage's page.
+func withAnnot(b *pdftest.Builder, annot string) *pdftest.Builder {
+	n := b.Add(annot)
+	b.Set(pdftest.PageObj, pdftest.TextPageDict(fmt.Sprintf("/Annots [%d 0 R]", n)))
+	return b
+}
+
+func TestRedactionExposure(t *testing.T) {
+	const secret = "Account 12345678"
+	cases := []struct {
+		name string
+		pdf  []byte
+		sev  report.Severity
+		code string
+	}{
+		{"black box over live text", textPage(text72(secret) + "0 g 60 690 300 40 re f").Bytes(), report.High, "redaction-exposure.text-under-box"},
+		{"box drawn as a path, cmyk black", textPage(text72(secret) + "0 0 0 1 k 60 690 m 360 690 l 360 730 l 60 730 l h f").Bytes(), report.High, "redaction-exposure.text-under-box"},
+		{"dark image mask over text", func() []byte {
+			b := textPage(text72(secret) + "q 0 g 300 0 0 40 60 690 cm /M Do Q")
+			b.Stream(9, "<< /Type /XObject /Subtype /Image /Width 1 /Height 1 /ImageMask true >>", []byte{0})
+			b.Set(pdftest.PageObj, fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> /XObject << /M 9 0 R >> >> /Contents 4 0 R >>"))
+			return b.Bytes()
+		}(), report.High, "redaction-exposure.text-under-box"},
+		{"unapplied redact annotation", withAnnot(pdftest.OnePage(secret), "<< /Type /Annot /Subtype /Redact /Rect [60 690 360 730] >>").Bytes(), report.Medium, "redaction-exposure.unapplied-redact"},
+		{"black highlight over text", withAnnot(pdftest.OnePage(secret), "<< /Type /Annot /Subtype /Highlight /Rect [60 690 360 730] /C [0 0 0] >>").Bytes(), report.Medium, "redaction-exposure.black-highlight"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := must(t, analyze(t, tc.pdf, full), "redaction-exposure")
+			expect(t, s, tc.sev, tc.code)
+			checkStrings(t, "evidence", s.Evidence)
+		})
+	}
+	quiet := []struct {
+		name string
+		pdf  []byte
+	}{
+		{"box drawn before the text", textPage("0 g 60 690 300 40 re f 1 g " + text72(secret)).Bytes()},
+		{"box over white space only", textPage(text72("            ") + "0 g 60 690 300 40 re f").Bytes()},
+		{"box over the word redacted", textPage(text72("REDACTED") + "0 g 60 690 300 40 re f").Bytes()},
+		{"box over XXXX", textPage(text72("XXXXXXXX") + "0 g 60 690 300 40 re f").Bytes()},
+		{"grey box", textPage(text72(secret) + "0.6 g 60 690 300 40 re f").Bytes()},
+		{"half-transparent box", func() []byte {
+			b := textPage(text72(secret) + "/G gs 0 g 60 690 300 40 re f")
+			b.Set(pdftest.PageObj, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> /ExtGState << /G << /ca 0.4 >> >> >> /Contents 4 0 R >>")
+			return b.Bytes()
+		}()},
+		{"box with a label on top", textPage(text72(secret) + "0 g 60 690 300 40 re f 1 g BT /F1 10 Tf 80 705 Td (Exhibit) Tj ET").Bytes()},
+		{"box over a date", textPage(text72("12/01/2024") + "0 g 60 690 300 40 re f").Bytes()},
+		{"yellow highlight", withAnnot(pdftest.OnePage(secret), "<< /Type /Annot /Subtype /Highlight /Rect [60 690 360 730] /C [1 1 0] >>").Bytes()},
+	}
+	for _, tc := range quiet {
+		t.Run(tc.name, func(t *testing.T) {
+			absent(t, analyze(t, tc.pdf, full), "redaction-exposure")
+		})
+	}
+	// Triage mode and encryption skip the family.
+	bad := textPage(text72(secret) + "0 g 60 690 300 40 re f").Bytes()
+	absent(t, analyze(t, bad, triage), "redaction-exposure")
+}
