@@ -44,6 +44,9 @@ func (a *analysis) walkContent() {
 			a.fullPageImagePages = append(a.fullPageImagePages, cp.number)
 		}
 		a.content.pages++
+		if pageHook != nil {
+			pageHook(cp)
+		}
 		for _, check := range pageChecks {
 			check(a, cp)
 		}
@@ -54,6 +57,7 @@ func (a *analysis) walkContent() {
 // on every page of the newest revision.
 var pageChecks = []func(*analysis, *contentPage){
 	(*analysis).redactionPage,
+	(*analysis).hiddenTextPage,
 }
 
 // fullPageImage reports an image XObject covering almost all of the page:
@@ -125,4 +129,7 @@ func (a *analysis) firstWritten(num int) int {
 type contentFacts struct {
 	pages     int // pages walked
 	redaction redactionFacts
+	hidden    hiddenFacts
 }
+
+var pageHook func(*contentPage)

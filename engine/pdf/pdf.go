@@ -113,6 +113,7 @@ var families = []family{
 	{"active-content", (*analysis).activeContent},
 	{"metadata-inconsistency", (*analysis).metadataInconsistency},
 	{"redaction-exposure", (*analysis).redactionExposure},
+	{"hidden-text", (*analysis).hiddenText},
 }
 
 // skipped applies the mode and encryption rules of the family catalogue.

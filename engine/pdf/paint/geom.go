@@ -32,8 +32,9 @@ func (m Matrix) axisAligned() bool {
 // Rect is an axis-aligned rectangle in page space, X0 <= X1 and Y0 <= Y1.
 type Rect struct{ X0, Y0, X1, Y1 float64 }
 
-// everything is the clip of a fresh graphics state.
-var everything = Rect{-math.MaxFloat64, -math.MaxFloat64, math.MaxFloat64, math.MaxFloat64}
+// everything is the clip of a fresh graphics state: far beyond any page
+// (PDF limits pages to 14 400 units) yet small enough for finite areas.
+var everything = Rect{-1e9, -1e9, 1e9, 1e9}
 
 // RectOf normalises a box given as [x0 y0 x1 y1].
 func RectOf(b [4]float64) Rect {

@@ -233,6 +233,10 @@ func (r *run) op(op string, args []cos.Object, fr frame) {
 		r.paint(false, false, fr)
 	case "sh":
 		// A shading fills the clip; its colours are not computed.
+		saved := r.gs.fill
+		r.gs.fill = Color{A: r.gs.fillAlpha}
+		r.shape(Shape{Seq: r.next(), Box: r.gs.clip}, true, false, fr)
+		r.gs.fill = saved
 
 	// text
 	case "BT":
