@@ -58,6 +58,7 @@ func (a *analysis) walkContent() {
 var pageChecks = []func(*analysis, *contentPage){
 	(*analysis).redactionPage,
 	(*analysis).hiddenTextPage,
+	(*analysis).overlayPage,
 }
 
 // fullPageImage reports an image XObject covering almost all of the page:
@@ -130,6 +131,7 @@ type contentFacts struct {
 	pages     int // pages walked
 	redaction redactionFacts
 	hidden    hiddenFacts
+	overlay   overlayFacts
 }
 
 var pageHook func(*contentPage)

@@ -146,3 +146,57 @@ func TestHiddenText(t *testing.T) {
 	}
 	absent(t, analyze(t, cases[0].pdf, triage), "hidden-text")
 }
+
+// appendContent adds a revision that appends a content stream to OnePage's
+// page: the classic way an editor draws over a page.
+func appendContent(pdf []byte, content string) []byte {
+	u := pdftest.Update(pdf)
+	u.Stream(9, "", []byte(content))
+	u.Set(pdftest.PageObj, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents [4 0 R 9 0 R] >>")
+	u.Trailer("/Root 1 0 R")
+	return u.Bytes()
+}
+
+func TestContentOverlay(t *testing.T) {
+	const whiteBox = "1 g 60 690 300 40 re f "
+	retype := "0 g " + text72("Total 900.00")
+	imgPage := func(content string) []byte {
+		b := textPage(content)
+		b.Stream(9, pdftest.ImageDict, []byte{0, 0, 0, 0})
+		b.Set(pdftest.PageObj, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> /XObject << /Im 9 0 R >> >> /Contents 4 0 R >>")
+		return b.Bytes()
+	}
+	cases := []struct {
+		name string
+		pdf  []byte
+		sev  report.Severity
+		code string
+	}{
+		{"white box and retype in a later revision", appendContent(pdftest.OnePage("Total 100.00").Bytes(), whiteBox+retype), report.High, "content-overlay.retyped-later-revision"},
+		{"white box and retype in one stream", textPage(text72("Total 100.00") + whiteBox + retype).Bytes(), report.Medium, "content-overlay.retyped"},
+		{"image over text, retyped", imgPage(text72("Total 100.00") + "q 300 0 0 40 60 690 cm /Im Do Q " + retype), report.Medium, "content-overlay.retyped"},
+		{"white box alone", textPage(text72("Total 100.00") + whiteBox).Bytes(), report.Low, "content-overlay.whiteout"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := must(t, analyze(t, tc.pdf, full), "content-overlay")
+			expect(t, s, tc.sev, tc.code)
+			checkStrings(t, "evidence", s.Evidence)
+		})
+	}
+	quiet := []struct {
+		name string
+		pdf  []byte
+	}{
+		{"white background drawn first", textPage(whiteBox + "0 g " + text72("Total 100.00")).Bytes()},
+		{"white box beside the text", textPage(text72("Total 100.00") + "1 g 60 100 300 40 re f").Bytes()},
+		{"logo over text", imgPage(text72("Total 100.00") + "q 300 0 0 40 60 690 cm /Im Do Q")},
+		{"half-covered letter", textPage(text72("T") + "1 g 60 600 20 200 re f").Bytes()},
+	}
+	for _, tc := range quiet {
+		t.Run(tc.name, func(t *testing.T) {
+			absent(t, analyze(t, tc.pdf, full), "content-overlay")
+		})
+	}
+	absent(t, analyze(t, cases[0].pdf, triage), "content-overlay")
+}

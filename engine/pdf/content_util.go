@@ -2,6 +2,8 @@ package pdf
 
 import (
 	"math"
+	"strings"
+	"unicode"
 
 	"github.com/doctrust/doctrust/engine/pdf/cos"
 	"github.com/doctrust/doctrust/engine/pdf/paint"
@@ -77,6 +79,11 @@ func inkGlyph(g paint.Glyph) bool {
 		}
 	}
 	return g.Text == ""
+}
+
+// wordGlyph reports a glyph decoded to a letter or digit.
+func wordGlyph(g paint.Glyph) bool {
+	return strings.ContainsFunc(g.Text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
 }
 
 // inkRun reports a run with at least one glyph that shows something.

@@ -114,6 +114,7 @@ var families = []family{
 	{"metadata-inconsistency", (*analysis).metadataInconsistency},
 	{"redaction-exposure", (*analysis).redactionExposure},
 	{"hidden-text", (*analysis).hiddenText},
+	{"content-overlay", (*analysis).contentOverlay},
 }
 
 // skipped applies the mode and encryption rules of the family catalogue.
