@@ -59,6 +59,7 @@ var pageChecks = []func(*analysis, *contentPage){
 	(*analysis).redactionPage,
 	(*analysis).hiddenTextPage,
 	(*analysis).overlayPage,
+	(*analysis).annotationOverlayPage,
 }
 
 // fullPageImage reports an image XObject covering almost all of the page:
@@ -128,10 +129,11 @@ func (a *analysis) firstWritten(num int) int {
 
 // contentFacts are what the per-page checks keep for the families.
 type contentFacts struct {
-	pages     int // pages walked
-	redaction redactionFacts
-	hidden    hiddenFacts
-	overlay   overlayFacts
+	pages       int // pages walked
+	redaction   redactionFacts
+	hidden      hiddenFacts
+	overlay     overlayFacts
+	annotations annotationFacts
 }
 
 var pageHook func(*contentPage)

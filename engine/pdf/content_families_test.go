@@ -200,3 +200,51 @@ func TestContentOverlay(t *testing.T) {
 	}
 	absent(t, analyze(t, cases[0].pdf, triage), "content-overlay")
 }
+
+// addAnnot appends a revision that adds one annotation to OnePage's page.
+func addAnnot(pdf []byte, annot string) []byte {
+	u := pdftest.Update(pdf)
+	u.Set(9, annot)
+	u.Set(pdftest.PageObj, pdftest.TextPageDict("/Annots [9 0 R]"))
+	u.Trailer("/Root 1 0 R")
+	return u.Bytes()
+}
+
+func TestAnnotationOverlays(t *testing.T) {
+	base := pdftest.OnePage("Total 100.00").Bytes()
+	editor := withInfo(pdftest.OnePage("Total 100.00"), "/Producer (iLovePDF)", "")
+	cases := []struct {
+		name string
+		pdf  []byte
+		sev  report.Severity
+		code string
+	}{
+		{"FreeText added later", addAnnot(base, "<< /Type /Annot /Subtype /FreeText /Rect [60 690 360 730] /Contents (Total 900.00) /DA (/Helv 24 Tf 0 g) >>"), report.Medium, "annotation-overlays.later-revision"},
+		{"Square added later", addAnnot(base, "<< /Type /Annot /Subtype /Square /Rect [60 690 360 730] /IC [1 1 1] >>"), report.Medium, "annotation-overlays.later-revision"},
+		{"text field added later", addAnnot(base, "<< /Type /Annot /Subtype /Widget /FT /Tx /T (f) /Rect [60 690 360 730] >>"), report.Medium, "annotation-overlays.later-revision"},
+		{"stamp from an editor", withAnnot(editor, "<< /Type /Annot /Subtype /Stamp /Rect [60 690 360 730] >>").Bytes(), report.Low, "annotation-overlays.editor-tool"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := must(t, analyze(t, tc.pdf, full), "annotation-overlays")
+			expect(t, s, tc.sev, tc.code)
+			checkStrings(t, "evidence", s.Evidence)
+		})
+	}
+	quiet := []struct {
+		name string
+		pdf  []byte
+	}{
+		{"FreeText in the original save", withAnnot(pdftest.OnePage("Total 100.00"), "<< /Type /Annot /Subtype /FreeText /Rect [60 690 360 730] >>").Bytes()},
+		{"FreeText added beside the text", addAnnot(base, "<< /Type /Annot /Subtype /FreeText /Rect [60 100 360 140] >>")},
+		{"signature added over the text", addAnnot(base, "<< /Type /Annot /Subtype /Widget /FT /Sig /T (s) /Rect [60 690 360 730] >>")},
+		{"hidden annotation", addAnnot(base, "<< /Type /Annot /Subtype /Square /F 2 /Rect [60 690 360 730] >>")},
+		{"link added later", addAnnot(base, "<< /Type /Annot /Subtype /Link /Rect [60 690 360 730] >>")},
+	}
+	for _, tc := range quiet {
+		t.Run(tc.name, func(t *testing.T) {
+			absent(t, analyze(t, tc.pdf, full), "annotation-overlays")
+		})
+	}
+	absent(t, analyze(t, cases[0].pdf, triage), "annotation-overlays")
+}

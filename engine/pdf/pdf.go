@@ -115,6 +115,7 @@ var families = []family{
 	{"redaction-exposure", (*analysis).redactionExposure},
 	{"hidden-text", (*analysis).hiddenText},
 	{"content-overlay", (*analysis).contentOverlay},
+	{"annotation-overlays", (*analysis).annotationOverlays},
 }
 
 // skipped applies the mode and encryption rules of the family catalogue.
