@@ -60,6 +60,7 @@ var pageChecks = []func(*analysis, *contentPage){
 	(*analysis).hiddenTextPage,
 	(*analysis).overlayPage,
 	(*analysis).annotationOverlayPage,
+	(*analysis).fontPage,
 }
 
 // fullPageImage reports an image XObject covering almost all of the page:
@@ -134,6 +135,7 @@ type contentFacts struct {
 	hidden      hiddenFacts
 	overlay     overlayFacts
 	annotations annotationFacts
+	fonts       fontFacts
 }
 
 var pageHook func(*contentPage)

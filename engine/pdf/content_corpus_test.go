@@ -112,6 +112,12 @@ var cleanExceptions = map[string]string{
 	// A DSS validation file (signature not intact) whose later revision
 	// adds a text field over the page title: the pattern reported.
 	"pdf-signed/esig-dss/validation/pdf-eof.pdf": "annotation-overlays.later-revision: text field added over the title after signing",
+	// pyHanko's font-embedding test stamps Japanese text, in a font its
+	// second revision adds, onto a page with original text.
+	"pdf-general/pyhanko/fontembed.pdf": "font-anomalies.later-revision-font: text stamped by a later revision",
+	// pdf.js's incremental-save test redraws a page in its second revision
+	// with a second subset of the original's font.
+	"pdf-incremental/pdfjs/doc_3_3_pages.pdf": "font-anomalies.multiple-subsets: page redrawn by a later revision with a new subset",
 }
 
 // TestContentFamiliesQuietOnCleanCorpus: no content family raises a signal

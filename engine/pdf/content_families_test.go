@@ -248,3 +248,92 @@ func TestAnnotationOverlays(t *testing.T) {
 	}
 	absent(t, analyze(t, cases[0].pdf, triage), "annotation-overlays")
 }
+
+func TestFontAnomalies(t *testing.T) {
+	const embedded = "/FontDescriptor << /FontFile2 20 0 R >>"
+	subsetPage := func(extraFont string, content string) *pdftest.Builder {
+		b := textPage(content)
+		b.Set(pdftest.PageObj, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R /F2 9 0 R >> >> /Contents 4 0 R >>")
+		b.Set(pdftest.FontObj, "<< /Type /Font /Subtype /TrueType /BaseFont /AAAAAA+Arial /Encoding /WinAnsiEncoding "+embedded+" >>")
+		b.Set(9, extraFont)
+		return b
+	}
+	twoFonts := text72("Total 100.00") + "BT /F2 24 Tf 72 600 Td (Total 900.00) Tj ET"
+	manyWords := "BT /F1 12 Tf 72 700 Td (This line of ordinary text has well over twenty glyphs in it) Tj ET "
+	cases := []struct {
+		name string
+		pdf  []byte
+		sev  report.Severity
+		code string
+	}{
+		{"ToUnicode turns 1 into 7", func() []byte {
+			b := textPage(text72("Total 100.00"))
+			b.Stream(9, "", []byte("1 begincodespacerange <00> <FF> endcodespacerange 1 beginbfchar <31> <0037> endbfchar"))
+			b.Set(pdftest.FontObj, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding /ToUnicode 9 0 R >>")
+			return b.Bytes()
+		}(), report.Medium, "font-anomalies.digit-tounicode"},
+		{"font added by a later revision", func() []byte {
+			u := pdftest.Update(pdftest.OnePage("Total 100.00").Bytes())
+			u.Set(9, "<< /Type /Font /Subtype /TrueType /BaseFont /BBBBBB+Arial "+embedded+" >>")
+			u.Stream(10, "", []byte("BT /F2 24 Tf 72 600 Td (Total 900.00) Tj ET"))
+			u.Set(pdftest.PageObj, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R /F2 9 0 R >> >> /Contents [4 0 R 10 0 R] >>")
+			u.Trailer("/Root 1 0 R")
+			return u.Bytes()
+		}(), report.Medium, "font-anomalies.later-revision-font"},
+		{"second subset from a later revision", func() []byte {
+			b := textPage(text72("Total 100.00"))
+			b.Set(pdftest.FontObj, "<< /Type /Font /Subtype /TrueType /BaseFont /AAAAAA+Arial /Encoding /WinAnsiEncoding "+embedded+" >>")
+			u := pdftest.Update(b.Bytes())
+			u.Set(9, "<< /Type /Font /Subtype /TrueType /BaseFont /BBBBBB+Arial "+embedded+" >>")
+			u.Stream(10, "", []byte("BT /F2 24 Tf 72 600 Td (Total 900.00) Tj ET"))
+			u.Set(pdftest.PageObj, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R /F2 9 0 R >> >> /Contents [4 0 R 10 0 R] >>")
+			u.Trailer("/Root 1 0 R")
+			return u.Bytes()
+		}(), report.Medium, "font-anomalies.later-revision-font"},
+		{"Type3 glyphs in a text page", func() []byte {
+			b := subsetPage("<< /Type /Font /Subtype /Type3 /FontMatrix [0.001 0 0 0.001 0 0] /FontBBox [0 0 1000 1000] /CharProcs << >> /Encoding << /Differences [49 /one] >> /FirstChar 49 /LastChar 49 /Widths [500] >>",
+				manyWords+"BT /F2 24 Tf 72 600 Td (1) Tj ET")
+			return b.Bytes()
+		}(), report.Low, "font-anomalies.type3-glyphs"},
+		{"two subsets of one font, one save", subsetPage("<< /Type /Font /Subtype /TrueType /BaseFont /BBBBBB+Arial "+embedded+" >>", twoFonts).Bytes(), report.Info, "font-anomalies.multiple-subsets"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := must(t, analyze(t, tc.pdf, full), "font-anomalies")
+			expect(t, s, tc.sev, tc.code)
+			checkStrings(t, "evidence", s.Evidence)
+		})
+	}
+	sub := must(t, analyze(t, cases[2].pdf, full), "font-anomalies")
+	if len(sub.Notes) == 0 || sub.Notes[0].Code != "font-anomalies.multiple-subsets" || sub.Evidence["subsetsFromSeveralRevisions"] != true {
+		t.Fatalf("mixed subsets: %+v %v", sub.Notes, sub.Evidence)
+	}
+	quiet := []struct {
+		name string
+		pdf  []byte
+	}{
+		{"one font", pdftest.OnePage("Total 100.00").Bytes()},
+		{"two different fonts", subsetPage("<< /Type /Font /Subtype /TrueType /BaseFont /BBBBBB+Verdana "+embedded+" >>", twoFonts).Bytes()},
+		{"matching ToUnicode", func() []byte {
+			b := textPage(text72("Total 100.00"))
+			b.Stream(9, "", []byte("1 beginbfrange <30> <39> <0030> endbfrange"))
+			b.Set(pdftest.FontObj, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding /ToUnicode 9 0 R >>")
+			return b.Bytes()
+		}()},
+		{"a Type3 document", subsetPage("<< /Type /Font /Subtype /Type3 /FontMatrix [0.001 0 0 0.001 0 0] /CharProcs << >> /FirstChar 49 /Widths [500] >>", "BT /F2 24 Tf 72 600 Td (1111111111) Tj ET").Bytes()},
+		{"later revision draws a new page only", func() []byte {
+			u := pdftest.Update(pdftest.OnePage("Total 100.00").Bytes())
+			u.Set(9, "<< /Type /Font /Subtype /TrueType /BaseFont /BBBBBB+Arial "+embedded+" >>")
+			u.Stream(pdftest.ContentObj, "", []byte("BT /F2 24 Tf 72 600 Td (Total 900.00) Tj ET"))
+			u.Set(pdftest.PageObj, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F2 9 0 R >> >> /Contents 4 0 R >>")
+			u.Trailer("/Root 1 0 R")
+			return u.Bytes()
+		}()},
+	}
+	for _, tc := range quiet {
+		t.Run(tc.name, func(t *testing.T) {
+			absent(t, analyze(t, tc.pdf, full), "font-anomalies")
+		})
+	}
+	absent(t, analyze(t, cases[0].pdf, triage), "font-anomalies")
+}

@@ -116,6 +116,7 @@ var families = []family{
 	{"hidden-text", (*analysis).hiddenText},
 	{"content-overlay", (*analysis).contentOverlay},
 	{"annotation-overlays", (*analysis).annotationOverlays},
+	{"font-anomalies", (*analysis).fontAnomalies},
 }
 
 // skipped applies the mode and encryption rules of the family catalogue.
