@@ -136,6 +136,7 @@ type contentFacts struct {
 	overlay     overlayFacts
 	annotations annotationFacts
 	fonts       fontFacts
+	numeric     numericFacts
 }
 
 var pageHook func(*contentPage)

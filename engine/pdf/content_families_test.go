@@ -337,3 +337,46 @@ func TestFontAnomalies(t *testing.T) {
 	}
 	absent(t, analyze(t, cases[0].pdf, triage), "font-anomalies")
 }
+
+// rewrite appends a revision that overwrites OnePage's content stream.
+func rewrite(pdf []byte, content string) []byte {
+	u := pdftest.Update(pdf)
+	u.Stream(pdftest.ContentObj, "", []byte(content))
+	u.Trailer("/Root 1 0 R")
+	return u.Bytes()
+}
+
+func TestNumericEdits(t *testing.T) {
+	base := textPage(text72("Total 100.00") + "BT /F1 12 Tf 72 600 Td (Invoice 2024-0042 due 12/01/2024) Tj ET").Bytes()
+	edited := rewrite(base, text72("Total 900.00")+"BT /F1 12 Tf 72 600 Td (Invoice 2024-0042 due 12/09/2024) Tj ET")
+	s := must(t, analyze(t, edited, full), "numeric-edits")
+	expect(t, s, report.High, "numeric-edits.digits-changed")
+	eq(t, "sequences", s.Evidence["sequences"], float64(2))
+	eq(t, "digits", s.Evidence["digits"], float64(2))
+	eq(t, "pages", s.Evidence["pages"], []any{float64(1)})
+	eq(t, "revisions", s.Evidence["revisions"], []any{float64(2)})
+	values, _ := s.Evidence["values"].([]any)
+	if len(values) != 2 || values[0].(map[string]any)["before"] != "100.00" || values[0].(map[string]any)["after"] != "900.00" {
+		t.Fatalf("values %v", values)
+	}
+	checkStrings(t, "evidence", s.Evidence)
+	// A second revision appended to the edit is compared too.
+	twice := rewrite(edited, text72("Total 990.00")+"BT /F1 12 Tf 72 600 Td (Invoice 2024-0042 due 12/09/2024) Tj ET")
+	eq(t, "revisions", must(t, analyze(t, twice, full), "numeric-edits").Evidence["revisions"], []any{float64(2), float64(3)})
+
+	quiet := []struct {
+		name string
+		pdf  []byte
+	}{
+		{"same text rewritten", rewrite(base, text72("Total 100.00")+"BT /F1 12 Tf 72 600 Td (Invoice 2024-0042 due 12/01/2024) Tj ET")},
+		{"letters changed", rewrite(base, text72("Tatal 100.00")+"BT /F1 12 Tf 72 600 Td (Invoice 2024-0042 due 12/01/2024) Tj ET")},
+		{"digits moved elsewhere", rewrite(base, "BT /F1 24 Tf 72 300 Td (Total 900.00) Tj ET")},
+		{"revision without content", resave(base, "", "/Root 1 0 R")},
+	}
+	for _, tc := range quiet {
+		t.Run(tc.name, func(t *testing.T) {
+			absent(t, analyze(t, tc.pdf, full), "numeric-edits")
+		})
+	}
+	absent(t, analyze(t, edited, triage), "numeric-edits")
+}

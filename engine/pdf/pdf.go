@@ -117,6 +117,7 @@ var families = []family{
 	{"content-overlay", (*analysis).contentOverlay},
 	{"annotation-overlays", (*analysis).annotationOverlays},
 	{"font-anomalies", (*analysis).fontAnomalies},
+	{"numeric-edits", (*analysis).numericEdits},
 }
 
 // skipped applies the mode and encryption rules of the family catalogue.

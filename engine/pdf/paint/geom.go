@@ -66,8 +66,8 @@ func (r Rect) Contains(s Rect, tol float64) bool {
 	return s.X0 >= r.X0-tol && s.Y0 >= r.Y0-tol && s.X1 <= r.X1+tol && s.Y1 <= r.Y1+tol
 }
 
-// union grows r to cover s; the zero Rect counts as empty.
-func (r Rect) union(s Rect) Rect {
+// Union grows r to cover s; the zero Rect counts as empty.
+func (r Rect) Union(s Rect) Rect {
 	if r == (Rect{}) {
 		return s
 	}

@@ -383,7 +383,7 @@ func (r *run) lineTo(x, y float64, curved bool) {
 	}
 	sp := &r.path[len(r.path)-1]
 	px, py := r.gs.ctm.Apply(x, y)
-	sp.box = sp.box.union(Rect{px, py, px, py})
+	sp.box = sp.box.Union(Rect{px, py, px, py})
 	if sp.n < maxPathPoints {
 		sp.pts[sp.n] = [2]float64{px, py}
 	}
@@ -450,7 +450,7 @@ func (r *run) paint(fill, stroke bool, fr frame) {
 				r.shape(Shape{Seq: seq, Box: sp.box, Rect: true}, fill, stroke, fr)
 				continue
 			}
-			rest, restSet = rest.union(sp.box), true
+			rest, restSet = rest.Union(sp.box), true
 		}
 		if restSet {
 			r.shape(Shape{Seq: seq, Box: rest}, fill, stroke, fr)
@@ -462,7 +462,7 @@ func (r *run) paint(fill, stroke bool, fr frame) {
 			if i == 0 {
 				box = sp.box
 			} else {
-				box = box.union(sp.box)
+				box = box.Union(sp.box)
 			}
 		}
 		r.gs.clip = r.gs.clip.Intersect(box)
@@ -632,7 +632,7 @@ func (r *run) show(items cos.Array, fr frame) {
 				if first {
 					tr.Box, first = g.Box, false
 				} else {
-					tr.Box = tr.Box.union(g.Box)
+					tr.Box = tr.Box.Union(g.Box)
 				}
 				if len(text)+len(g.Text) <= maxRunText {
 					text = append(text, g.Text...)
