@@ -44,6 +44,7 @@ type hiddenFacts struct {
 	objects   []int
 	revisions []int
 	text      strings.Builder // hidden (non-OCR) text, for the injection scan
+	drops     []backdrop      // scratch, reused from page to page
 }
 
 // backdrop is a fill, image or text a run may be painted on.
@@ -60,8 +61,9 @@ func (a *analysis) hiddenTextPage(cp *contentPage) {
 	if len(pg.Text) == 0 {
 		return
 	}
-	drops := backdrops(pg)
 	f := &a.content.hidden
+	f.drops = backdrops(pg, f.drops[:0])
+	drops := f.drops
 	for i := range pg.Text {
 		r := &pg.Text[i]
 		if !inkRun(r) {
@@ -122,8 +124,7 @@ func overImage(r *paint.TextRun, pg *paint.Page) bool {
 }
 
 // backdrops lists opaque fills and images in paint order.
-func backdrops(pg *paint.Page) []backdrop {
-	var out []backdrop
+func backdrops(pg *paint.Page, out []backdrop) []backdrop {
 	for _, s := range pg.Shapes {
 		// Fills of unknown colour (patterns) still hide what lies beneath.
 		if s.Fill && s.FillColor.A >= 0.999 && s.Box.Area() > 0 {

@@ -39,6 +39,7 @@ type redactionFacts struct {
 	highlights int
 	annPages   []int
 	annObjects []int
+	scratch    []redactBox // reused from page to page
 }
 
 // redactBox is a candidate redaction box.
@@ -51,21 +52,22 @@ type redactBox struct {
 
 func (a *analysis) redactionPage(cp *contentPage) {
 	pg := cp.paint
-	var boxes []redactBox
+	f := &a.content.redaction
+	boxes := f.scratch[:0]
+	candidate := func(b paint.Rect) bool {
+		return b.Width() > redactMinSide && b.Height() > redactMinSide && b.Y0 < cp.media.Y1-redactHeaderPts
+	}
 	for _, s := range pg.Shapes {
-		if s.Fill && s.Rect && s.FillColor.Dark() {
+		if s.Fill && s.Rect && s.FillColor.Dark() && candidate(s.Box) {
 			boxes = append(boxes, redactBox{s.Box, s.Seq, s.FillColor, s.Stream})
 		}
 	}
 	for _, im := range pg.Images {
-		if im.Mask && im.Fill.Dark() && !im.SoftMask {
+		if im.Mask && im.Fill.Dark() && !im.SoftMask && candidate(im.Box) {
 			boxes = append(boxes, redactBox{im.Box, im.Seq, im.Fill, im.Stream})
 		}
 	}
-	boxes = slices.DeleteFunc(boxes, func(b redactBox) bool {
-		return b.box.Width() <= redactMinSide || b.box.Height() <= redactMinSide || b.box.Y0 >= cp.media.Y1-redactHeaderPts
-	})
-	f := &a.content.redaction
+	f.scratch = boxes
 	if len(boxes) > 0 {
 		a.redactionBoxes(cp, boxes)
 	}

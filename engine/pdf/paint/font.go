@@ -37,6 +37,7 @@ type Font struct {
 	descent    float64
 	fontMatrix Matrix
 	approx     bool
+	texts      map[uint32]string
 }
 
 // Type3 reports glyphs drawn by content-stream procedures.
@@ -328,8 +329,27 @@ func approxWidth(r rune) float64 {
 	return 0.53
 }
 
-// text decodes a code to Unicode: ToUnicode first, then the encoding.
+// maxTextCache bounds the decoded codes a font remembers.
+const maxTextCache = 4096
+
+// text decodes a code to Unicode, remembering the answer so a page of
+// text does not allocate one string per glyph.
 func (f *Font) text(code uint32) string {
+	if s, ok := f.texts[code]; ok {
+		return s
+	}
+	s := f.decode(code)
+	if f.texts == nil {
+		f.texts = map[uint32]string{}
+	}
+	if len(f.texts) < maxTextCache {
+		f.texts[code] = s
+	}
+	return s
+}
+
+// decode maps a code to Unicode: ToUnicode first, then the encoding.
+func (f *Font) decode(code uint32) string {
 	if s, ok := f.toUni.lookup(code); ok {
 		return s
 	}

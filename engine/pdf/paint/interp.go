@@ -60,7 +60,9 @@ type run struct {
 // Page runs a page's content: contents is the page's /Contents (a stream
 // or an array of streams, references allowed), res its resources.
 func (in *Interpreter) Page(contents cos.Object, res *cos.Dict) *Page {
-	r := &run{in: in, page: &Page{}}
+	in.page = Page{Text: in.page.Text[:0], Shapes: in.page.Shapes[:0], Images: in.page.Images[:0], Streams: in.page.Streams[:0]}
+	in.glyphs = in.glyphs[:0]
+	r := &run{in: in, page: &in.page}
 	r.gs = gstate{ctm: Identity, clip: everything, fill: black, stroke: black, fillAlpha: 1, strokeAlpha: 1, scale: 1}
 	var parts []cos.Object
 	switch c := contents.(type) {
@@ -124,15 +126,16 @@ func num(args []cos.Object, i int) float64 {
 	return v
 }
 
-func nums(args []cos.Object, n int) ([]float64, bool) {
+// nums reads the last n operands (n <= 6) as finite numbers.
+func nums(args []cos.Object, n int) ([6]float64, bool) {
+	var out [6]float64
 	if len(args) < n {
-		return nil, false
+		return out, false
 	}
-	out := make([]float64, n)
 	for i := range n {
 		v, ok := cos.AsNumber(args[len(args)-n+i])
 		if !ok || math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, false
+			return out, false
 		}
 		out[i] = v
 	}
@@ -617,6 +620,7 @@ func (r *run) show(items cos.Array, fr frame) {
 	tr.Size = math.Abs(gs.size) * math.Hypot(trm[2], trm[3])
 	var text []byte
 	first := true
+	start := len(r.in.glyphs)
 	for _, it := range items {
 		switch v := it.(type) {
 		case cos.String:
@@ -638,7 +642,7 @@ func (r *run) show(items cos.Array, fr frame) {
 					text = append(text, g.Text...)
 				}
 				if r.glyphs < maxGlyphs {
-					tr.Glyphs = append(tr.Glyphs, g)
+					r.in.glyphs = append(r.in.glyphs, g)
 					r.glyphs++
 				} else {
 					r.page.Truncated = true
@@ -655,7 +659,11 @@ func (r *run) show(items cos.Array, fr frame) {
 			}
 		}
 	}
+	// Earlier runs keep slices of an older backing array when this one
+	// grows; their glyphs are final, so that is harmless.
+	tr.Glyphs = r.in.glyphs[start:len(r.in.glyphs):len(r.in.glyphs)]
 	if first || !tr.Box.finite() {
+		r.in.glyphs = r.in.glyphs[:start]
 		return
 	}
 	tr.Text = string(text)

@@ -136,12 +136,15 @@ type Image struct {
 }
 
 // Interpreter runs pages of one revision's view, sharing parsed fonts and
-// decoded forms between them.
+// decoded forms between them. It reuses one Page's storage from page to
+// page, so a Page is valid until the next call of Page.
 type Interpreter struct {
 	src       Source
 	fonts     map[int]*Font
 	forms     map[int][]byte
 	formBytes int
+	page      Page
+	glyphs    []Glyph // storage of every run's Glyphs on the current page
 }
 
 // New returns an interpreter over src.
