@@ -1,6 +1,7 @@
 package pdf
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -45,6 +46,7 @@ type hiddenFacts struct {
 	revisions []int
 	text      strings.Builder // hidden (non-OCR) text, for the injection scan
 	drops     []backdrop      // scratch, reused from page to page
+	colors    []paint.Color   // scratch
 }
 
 // backdrop is a fill, image or text a run may be painted on.
@@ -52,8 +54,7 @@ type backdrop struct {
 	seq   int
 	box   paint.Rect
 	color paint.Color
-	image bool // an image or glyphs: what it shows beneath a run is unknown
-	text  bool
+	image bool // what an image shows beneath a run is unknown
 }
 
 func (a *analysis) hiddenTextPage(cp *contentPage) {
@@ -64,12 +65,14 @@ func (a *analysis) hiddenTextPage(cp *contentPage) {
 	f := &a.content.hidden
 	f.drops = backdrops(pg, f.drops[:0])
 	drops := f.drops
+	colors := fillColors(drops, f.colors[:0])
+	f.colors = colors
 	for i := range pg.Text {
 		r := &pg.Text[i]
 		if !inkRun(r) {
 			continue
 		}
-		v := classifyHidden(r, cp, drops)
+		v := classifyHidden(r, cp, drops, colors)
 		if v < 0 {
 			continue
 		}
@@ -91,7 +94,7 @@ func (a *analysis) hiddenTextPage(cp *contentPage) {
 }
 
 // classifyHidden returns the variant that hides a run, or -1.
-func classifyHidden(r *paint.TextRun, cp *contentPage, drops []backdrop) int {
+func classifyHidden(r *paint.TextRun, cp *contentPage, drops []backdrop, colors []paint.Color) int {
 	switch {
 	case r.Mode == 7:
 		return -1 // text used as a clipping path shows what is painted through it
@@ -106,7 +109,7 @@ func classifyHidden(r *paint.TextRun, cp *contentPage, drops []backdrop) int {
 		return hidClipped
 	case r.Size < tinyTextPts:
 		return hidTiny
-	case sameAsBackdrop(r, drops) && !shownElsewhere(r, cp.paint):
+	case sameAsBackdrop(r, drops, colors) && !onEarlierText(r, cp.paint) && !shownElsewhere(r, cp.paint):
 		return hidBackground
 	}
 	return -1
@@ -134,16 +137,23 @@ func backdrops(pg *paint.Page, out []backdrop) []backdrop {
 	for _, im := range pg.Images {
 		out = append(out, backdrop{seq: im.Seq, box: im.Box, image: true})
 	}
-	// Glyphs drawn earlier (a halo, a symbol behind a mark) are a backdrop
-	// whose colour under the run is not known.
-	for i := range pg.Text {
-		r := &pg.Text[i]
-		if visible(r) && inkRun(r) {
-			out = append(out, backdrop{seq: r.Seq, box: r.Box, image: true, text: true})
-		}
-	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].seq < out[j].seq })
 	return out
+}
+
+// onEarlierText reports a run drawn on glyphs painted before it (a mark
+// on a symbol): what lies beneath is then not known.
+func onEarlierText(r *paint.TextRun, pg *paint.Page) bool {
+	for i := range pg.Text {
+		o := &pg.Text[i]
+		if o.Seq >= r.Seq {
+			break
+		}
+		if visible(o) && !o.Fill.Same(r.Fill) && inkRun(o) && covered(r.Box, o.Box, textBackdropCover) {
+			return true
+		}
+	}
+	return false
 }
 
 // shownElsewhere reports the same text drawn visibly at the same place by
@@ -159,25 +169,45 @@ func shownElsewhere(r *paint.TextRun, pg *paint.Page) bool {
 	return false
 }
 
+// maxFillColors bounds the distinct fill colours remembered per page.
+const maxFillColors = 32
+
+// fillColors lists the distinct colours of a page's fills, or nil when
+// there are too many to be worth checking first.
+func fillColors(drops []backdrop, out []paint.Color) []paint.Color {
+	for _, d := range drops {
+		if d.image || slices.ContainsFunc(out, d.color.Same) {
+			continue
+		}
+		if len(out) >= maxFillColors {
+			return nil
+		}
+		out = append(out, d.color)
+	}
+	if out == nil {
+		out = []paint.Color{}
+	}
+	return out
+}
+
 var white = paint.Color{R: 1, G: 1, B: 1, A: 1, Known: true}
 
 // sameAsBackdrop reports a run filled in the colour of what lies beneath
 // it: the latest opaque fill painted before it that covers it, or the
 // white page when there is none. An image beneath makes it unknown.
-func sameAsBackdrop(r *paint.TextRun, drops []backdrop) bool {
+func sameAsBackdrop(r *paint.TextRun, drops []backdrop, colors []paint.Color) bool {
 	if r.Mode == 1 || r.Mode == 5 || !r.Fill.Known {
 		return false // stroked only, or colour not computed
+	}
+	if colors != nil && !r.Fill.Same(white) && !slices.ContainsFunc(colors, r.Fill.Same) {
+		return false // no fill on the page has the run's colour
 	}
 	i := sort.Search(len(drops), func(i int) bool { return drops[i].seq >= r.Seq })
 	touched := false
 	for n := 0; i > 0 && n < maxBackdropScan; n++ {
 		i--
 		d := drops[i]
-		share := backdropCover
-		if d.text {
-			share = textBackdropCover
-		}
-		if !covered(r.Box, d.box, share) {
+		if !covered(r.Box, d.box, backdropCover) {
 			touched = touched || r.Box.Overlaps(d.box)
 			continue
 		}

@@ -173,7 +173,13 @@ func (r *run) op(op string, args []cos.Object, fr frame) {
 
 	// colour
 	case "g", "G", "rg", "RG", "k", "K":
-		sp := map[string]space{"g": spaceGray, "G": spaceGray, "rg": spaceRGB, "RG": spaceRGB, "k": spaceCMYK, "K": spaceCMYK}[op]
+		sp := spaceGray
+		switch op {
+		case "rg", "RG":
+			sp = spaceRGB
+		case "k", "K":
+			sp = spaceCMYK
+		}
 		if op[0] >= 'a' {
 			gs.fillSpace, gs.fill = sp, colorOf(sp, args, gs.fillAlpha)
 		} else {
@@ -616,11 +622,15 @@ func (r *run) show(items cos.Array, fr frame) {
 	if gs.softMask {
 		tr.Fill.A = min(tr.Fill.A, 0.5)
 	}
-	trm := r.tm.Mul(gs.ctm)
-	tr.Size = math.Abs(gs.size) * math.Hypot(trm[2], trm[3])
+	// Within one show only the text-space x moves, so every glyph box is
+	// the box at offset x mapped by the same matrix.
+	m0 := r.tm.Mul(gs.ctm)
+	tr.Size = math.Abs(gs.size) * math.Hypot(m0[2], m0[3])
 	var text []byte
 	first := true
 	start := len(r.in.glyphs)
+	x := 0.0
+	y0, y1 := f.descent*gs.size+gs.rise, f.ascent*gs.size+gs.rise
 	for _, it := range items {
 		switch v := it.(type) {
 		case cos.String:
@@ -630,9 +640,7 @@ func (r *run) show(items cos.Array, fr frame) {
 				s = s[n:]
 				w := f.width(code)
 				g := Glyph{Text: f.text(code)}
-				box := Rect{0, f.descent, w, f.ascent}
-				m := Matrix{gs.size * gs.scale, 0, 0, gs.size, 0, gs.rise}.Mul(r.tm).Mul(gs.ctm)
-				g.Box = box.transform(m)
+				g.Box = Rect{x, y0, x + w*gs.size*gs.scale, y1}.transform(m0)
 				if first {
 					tr.Box, first = g.Box, false
 				} else {
@@ -651,14 +659,15 @@ func (r *run) show(items cos.Array, fr frame) {
 				if n == 1 && code == ' ' {
 					adv += gs.wordSpace
 				}
-				r.tm = Matrix{1, 0, 0, 1, adv * gs.scale, 0}.Mul(r.tm)
+				x += adv * gs.scale
 			}
 		default:
 			if adj, ok := cos.AsNumber(v); ok && !math.IsNaN(adj) && !math.IsInf(adj, 0) {
-				r.tm = Matrix{1, 0, 0, 1, -adj / 1000 * gs.size * gs.scale, 0}.Mul(r.tm)
+				x -= adj / 1000 * gs.size * gs.scale
 			}
 		}
 	}
+	r.tm = Matrix{1, 0, 0, 1, x, 0}.Mul(r.tm)
 	// Earlier runs keep slices of an older backing array when this one
 	// grows; their glyphs are final, so that is harmless.
 	tr.Glyphs = r.in.glyphs[start:len(r.in.glyphs):len(r.in.glyphs)]
