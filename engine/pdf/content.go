@@ -44,9 +44,6 @@ func (a *analysis) walkContent() {
 			a.fullPageImagePages = append(a.fullPageImagePages, cp.number)
 		}
 		a.content.pages++
-		if pageHook != nil {
-			pageHook(cp)
-		}
 		for _, check := range pageChecks {
 			check(a, cp)
 		}
@@ -138,5 +135,3 @@ type contentFacts struct {
 	fonts       fontFacts
 	numeric     numericFacts
 }
-
-var pageHook func(*contentPage)
