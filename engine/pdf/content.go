@@ -58,6 +58,8 @@ var pageChecks = []func(*analysis, *contentPage){
 	(*analysis).overlayPage,
 	(*analysis).annotationOverlayPage,
 	(*analysis).fontPage,
+	(*analysis).imagePage,
+	(*analysis).geometryPage,
 }
 
 // fullPageImage reports an image XObject covering almost all of the page:
@@ -134,4 +136,6 @@ type contentFacts struct {
 	annotations annotationFacts
 	fonts       fontFacts
 	numeric     numericFacts
+	images      imageFacts
+	geometry    geometryFacts
 }

@@ -14,7 +14,7 @@ import (
 )
 
 // contentFamilies are the families of the page-content walk.
-var contentFamilies = []string{"hidden-text", "redaction-exposure", "content-overlay", "annotation-overlays", "font-anomalies", "numeric-edits"}
+var contentFamilies = []string{"hidden-text", "redaction-exposure", "content-overlay", "annotation-overlays", "font-anomalies", "numeric-edits", "embedded-image-anomalies", "page-geometry"}
 
 type corpusRow struct{ category, file, expected string }
 

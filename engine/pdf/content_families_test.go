@@ -380,3 +380,103 @@ func TestNumericEdits(t *testing.T) {
 	}
 	absent(t, analyze(t, edited, triage), "numeric-edits")
 }
+
+func TestEmbeddedImageAnomalies(t *testing.T) {
+	withXMP := func(tool string) []byte {
+		b := pdftest.ImagePage()
+		b.Stream(9, "<< /Type /Metadata /Subtype /XML >>", pdftest.XMP(`<xmp:CreatorTool>`+tool+`</xmp:CreatorTool>`))
+		b.Stream(pdftest.ImageObj, "<< /Type /XObject /Subtype /Image /Width 2 /Height 2 /ColorSpace /DeviceGray /BitsPerComponent 8 /Metadata 9 0 R >>", []byte{0, 1, 2, 3})
+		return b.Bytes()
+	}
+	replace := func(data []byte) []byte {
+		u := pdftest.Update(pdftest.ImagePage().Bytes())
+		u.Stream(pdftest.ImageObj, pdftest.ImageDict, data)
+		u.Trailer("/Root 1 0 R")
+		return u.Bytes()
+	}
+	cases := []struct {
+		name string
+		pdf  []byte
+		sev  report.Severity
+		code string
+	}{
+		{"image replaced by a later revision", replace([]byte{9, 9, 9, 9}), report.Medium, "embedded-image-anomalies.replaced"},
+		{"image metadata names Photoshop", withXMP("Adobe Photoshop 24.0 (Windows)"), report.Low, "embedded-image-anomalies.editor-metadata"},
+		{"a scanned page", pdftest.ImagePage().Bytes(), report.Info, "embedded-image-anomalies.full-page-images"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := must(t, analyze(t, tc.pdf, full), "embedded-image-anomalies")
+			expect(t, s, tc.sev, tc.code)
+			checkStrings(t, "evidence", s.Evidence)
+		})
+	}
+	small := textPage(text72("Logo") + "q 50 0 0 50 400 700 cm /Im Do Q")
+	small.Stream(9, pdftest.ImageDict, []byte{0, 0, 0, 0})
+	small.Set(pdftest.PageObj, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> /XObject << /Im 9 0 R >> >> /Contents 4 0 R >>")
+	absent(t, analyze(t, small.Bytes(), full), "embedded-image-anomalies")
+	// A camera in the image's metadata, or the same image saved again,
+	// leaves only the full-page fact.
+	for _, pdf := range [][]byte{withXMP("Canon EOS 5D"), replace([]byte{0x00, 0x40, 0x80, 0xFF})} {
+		if s := analyze(t, pdf, full).signal("embedded-image-anomalies"); s == nil || s.Message.Code != "embedded-image-anomalies.full-page-images" || len(s.Notes) != 0 {
+			t.Fatalf("want the full-page fact alone: %+v", s)
+		}
+	}
+	same := replace([]byte{0x00, 0x40, 0x80, 0xFF})
+	if s := analyze(t, same, full).signal("embedded-image-anomalies"); s == nil || s.Message.Code != "embedded-image-anomalies.full-page-images" {
+		t.Fatalf("re-saved image: %+v", s)
+	}
+	absent(t, analyze(t, cases[0].pdf, triage), "embedded-image-anomalies")
+}
+
+// twoPages is a two-page document; page 2 (object 6) has the given
+// dictionary extras and both pages show content 4.
+func twoPages(page2 string) *pdftest.Builder {
+	b := pdftest.OnePage("Total 100.00")
+	b.Set(pdftest.PagesObj, "<< /Type /Pages /Kids [3 0 R 6 0 R] /Count 2 >>")
+	b.Set(6, "<< /Type /Page /Parent 2 0 R /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R "+page2+" >>")
+	return b
+}
+
+func TestPageGeometry(t *testing.T) {
+	a4 := "/MediaBox [0 0 595 842]"
+	laterA4 := func() []byte {
+		u := pdftest.Update(pdftest.OnePage("Total 100.00").Bytes())
+		u.Set(pdftest.PagesObj, "<< /Type /Pages /Kids [3 0 R 6 0 R] /Count 2 >>")
+		u.Set(6, "<< /Type /Page /Parent 2 0 R /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R "+a4+" >>")
+		u.Trailer("/Root 1 0 R")
+		return u.Bytes()
+	}()
+	laterCrop := func() []byte {
+		u := pdftest.Update(pdftest.OnePage("Total 100.00").Bytes())
+		u.Set(pdftest.PageObj, pdftest.TextPageDict("/CropBox [0 0 612 600]"))
+		u.Trailer("/Root 1 0 R")
+		return u.Bytes()
+	}()
+	cases := []struct {
+		name string
+		pdf  []byte
+		sev  report.Severity
+		code string
+	}{
+		{"letter and A4", twoPages(a4).Bytes(), report.Info, "page-geometry.mixed-sizes"},
+		{"A4 page added by a later revision", laterA4, report.Low, "page-geometry.mixed-sizes"},
+		{"one page rotated", twoPages("/MediaBox [0 0 612 792] /Rotate 90").Bytes(), report.Info, "page-geometry.mixed-rotations"},
+		{"crop box hides the text", func() []byte {
+			b := pdftest.OnePage("Total 100.00")
+			b.Set(pdftest.PageObj, pdftest.TextPageDict("/CropBox [0 0 612 600]"))
+			return b.Bytes()
+		}(), report.Info, "page-geometry.crop-hides-content"},
+		{"crop box set by a later revision", laterCrop, report.Low, "page-geometry.crop-hides-content"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := must(t, analyze(t, tc.pdf, full), "page-geometry")
+			expect(t, s, tc.sev, tc.code)
+		})
+	}
+	absent(t, analyze(t, twoPages("/MediaBox [0 0 792 612]").Bytes(), full), "page-geometry") // landscape letter is letter
+	absent(t, analyze(t, pdftest.OnePage("x").Bytes(), full), "page-geometry")
+	// Sizes and rotations need no content walk, so triage reports them.
+	must(t, analyze(t, twoPages(a4).Bytes(), triage), "page-geometry")
+}

@@ -118,6 +118,8 @@ var families = []family{
 	{"annotation-overlays", (*analysis).annotationOverlays},
 	{"font-anomalies", (*analysis).fontAnomalies},
 	{"numeric-edits", (*analysis).numericEdits},
+	{"embedded-image-anomalies", (*analysis).embeddedImageAnomalies},
+	{"page-geometry", (*analysis).pageGeometry},
 }
 
 // skipped applies the mode and encryption rules of the family catalogue.
