@@ -1,7 +1,10 @@
 package pdf_test
 
 import (
+	"strings"
+
 	"fmt"
+	"github.com/doctrust/doctrust/engine/pdf"
 	"testing"
 
 	"github.com/doctrust/doctrust/engine/pdf/pdftest"
@@ -479,4 +482,46 @@ func TestPageGeometry(t *testing.T) {
 	absent(t, analyze(t, pdftest.OnePage("x").Bytes(), full), "page-geometry")
 	// Sizes and rotations need no content walk, so triage reports them.
 	must(t, analyze(t, twoPages(a4).Bytes(), triage), "page-geometry")
+}
+
+// TestContentFamiliesModes: an encrypted file gets none of the
+// content-dependent families and no content walk; triage mode none of the
+// suppressed ones.
+func TestContentFamiliesModes(t *testing.T) {
+	content := text72("Account 12345678") + "0 g 60 690 300 40 re f BT 3 Tr /F1 12 Tf 72 500 Td (hidden) Tj ET 0 Tr BT /F1 12 Tf 72 600 Td (100.00) Tj ET 1 g 60 590 300 30 re f 0 g BT /F1 12 Tf 72 600 Td (900.00) Tj ET"
+	plain := textPage(content)
+	r := analyze(t, plain.Bytes(), full)
+	for _, id := range []string{"redaction-exposure", "hidden-text", "content-overlay"} {
+		must(t, r, id)
+	}
+	enc := textPage(content)
+	enc.Trailer("/Root 1 0 R " + encryptTrailer)
+	re := analyze(t, enc.Bytes(), full)
+	rt := analyze(t, plain.Bytes(), triage)
+	for _, id := range contentFamilies {
+		absent(t, rt, id)
+		if id != "page-geometry" {
+			absent(t, re, id)
+		}
+	}
+}
+
+// TestContentFamiliesHostile: pages built to make the overlap rules
+// quadratic (thousands of boxes under thousands of runs, white text on
+// white fills, annotations over text) end with bounded work.
+func TestContentFamiliesHostile(t *testing.T) {
+	var c strings.Builder
+	for i := range 3000 {
+		x, y := float64(i%50)*12, float64(i/50)*12
+		fmt.Fprintf(&c, "0 g BT /F1 10 Tf %g %g Td (1234567890) Tj ET 0 g %g %g 20 12 re f 1 g %g %g 20 12 re f BT /F1 10 Tf %g %g Td (abcdef) Tj ET\n", x, y, x, y, x, y, x, y)
+	}
+	b := textPage(c.String())
+	var annots strings.Builder
+	for i := range 1000 {
+		n := b.Add(fmt.Sprintf("<< /Type /Annot /Subtype /Square /Rect [%d 0 %d 700] >>", i%600, i%600+20))
+		fmt.Fprintf(&annots, "%d 0 R ", n)
+	}
+	b.Set(pdftest.PageObj, pdftest.TextPageDict("/Annots ["+annots.String()+"]"))
+	// analyze fails on a contained analyser fault; the covers are found.
+	must(t, analyze(t, b.Bytes(), pdf.Options{Now: fixedNow}), "content-overlay")
 }

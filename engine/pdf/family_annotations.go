@@ -13,6 +13,7 @@ import (
 const (
 	annotGlyphCover = 0.8
 	annotMinGlyphs  = 2
+	maxAnnotChecks  = 256 // annotations checked against the text per page
 )
 
 var overlaySubtypes = map[cos.Name]bool{"FreeText": true, "Square": true, "Stamp": true, "Widget": true}
@@ -31,10 +32,12 @@ func (a *analysis) annotationOverlayPage(cp *contentPage) {
 		return
 	}
 	f := &a.content.annotations
+	checks := 0
 	for _, an := range a.pageAnnots(cp.page) {
-		if !overlaySubtypes[an.subtype] || a.signatureField(an.dict) {
+		if !overlaySubtypes[an.subtype] || a.signatureField(an.dict) || checks >= maxAnnotChecks {
 			continue
 		}
+		checks++
 		n := wordGlyphsUnder(cp, an)
 		if n < annotMinGlyphs {
 			continue

@@ -33,8 +33,11 @@ const (
 	tinyTextPts       = 1.0
 	backdropCover     = 0.9 // share of a run a fill must cover to be its backdrop
 	textBackdropCover = 0.3 // glyph boxes are loose, so less for earlier text
-	maxBackdropScan   = 500 // fills looked at below one run
-	ocrImageCover     = 0.8 // share of an invisible run inside a page image to be OCR
+	maxBackdropScan   = 200 // fills looked at below one run
+	// maxBackgroundChecks bounds the runs per page whose backdrop is
+	// searched; each check may look at every earlier run.
+	maxBackgroundChecks = 256
+	ocrImageCover       = 0.8 // share of an invisible run inside a page image to be OCR
 )
 
 // hiddenFacts accumulate over the pages.
@@ -67,12 +70,13 @@ func (a *analysis) hiddenTextPage(cp *contentPage) {
 	drops := f.drops
 	colors := fillColors(drops, f.colors[:0])
 	f.colors = colors
+	checks := 0
 	for i := range pg.Text {
 		r := &pg.Text[i]
 		if !inkRun(r) {
 			continue
 		}
-		v := classifyHidden(r, cp, drops, colors)
+		v := classifyHidden(r, cp, drops, colors, &checks)
 		if v < 0 {
 			continue
 		}
@@ -94,7 +98,7 @@ func (a *analysis) hiddenTextPage(cp *contentPage) {
 }
 
 // classifyHidden returns the variant that hides a run, or -1.
-func classifyHidden(r *paint.TextRun, cp *contentPage, drops []backdrop, colors []paint.Color) int {
+func classifyHidden(r *paint.TextRun, cp *contentPage, drops []backdrop, colors []paint.Color, checks *int) int {
 	switch {
 	case r.Mode == 7:
 		return -1 // text used as a clipping path shows what is painted through it
@@ -109,7 +113,7 @@ func classifyHidden(r *paint.TextRun, cp *contentPage, drops []backdrop, colors 
 		return hidClipped
 	case r.Size < tinyTextPts:
 		return hidTiny
-	case sameAsBackdrop(r, drops, colors) && !onEarlierText(r, cp.paint) && !shownElsewhere(r, cp.paint):
+	case *checks < maxBackgroundChecks && sameAsBackdrop(r, drops, colors, checks) && !onEarlierText(r, cp.paint) && !shownElsewhere(r, cp.paint):
 		return hidBackground
 	}
 	return -1
@@ -195,10 +199,11 @@ var white = paint.Color{R: 1, G: 1, B: 1, A: 1, Known: true}
 // sameAsBackdrop reports a run filled in the colour of what lies beneath
 // it: the latest opaque fill painted before it that covers it, or the
 // white page when there is none. An image beneath makes it unknown.
-func sameAsBackdrop(r *paint.TextRun, drops []backdrop, colors []paint.Color) bool {
+func sameAsBackdrop(r *paint.TextRun, drops []backdrop, colors []paint.Color, checks *int) bool {
 	if r.Mode == 1 || r.Mode == 5 || !r.Fill.Known {
 		return false // stroked only, or colour not computed
 	}
+	*checks++
 	if colors != nil && !r.Fill.Same(white) && !slices.ContainsFunc(colors, r.Fill.Same) {
 		return false // no fill on the page has the run's colour
 	}

@@ -13,6 +13,7 @@ const (
 	overlayGlyphCover = 0.8
 	overlayTopCover   = 0.5
 	whiteoutMinGlyphs = 3
+	maxCovers         = 512 // covers checked per page, each against every glyph
 )
 
 // overlay variants, most severe first.
@@ -51,13 +52,13 @@ func (a *analysis) overlayPage(cp *contentPage) {
 	}
 	var covers []cover
 	for _, s := range pg.Shapes {
-		if s.Fill && s.Rect && s.FillColor.Light() {
+		if s.Fill && s.Rect && s.FillColor.Light() && len(covers) < maxCovers {
 			covers = append(covers, cover{s.Seq, s.Stream, s.Revision, s.Box, s.FillColor, false})
 		}
 	}
 	pageArea := cp.media.Area()
 	for _, im := range pg.Images {
-		if !im.Mask && !im.SoftMask && im.Alpha >= 0.999 && im.Box.Intersect(cp.media).Area() < fullPageShare*pageArea {
+		if !im.Mask && !im.SoftMask && im.Alpha >= 0.999 && im.Box.Intersect(cp.media).Area() < fullPageShare*pageArea && len(covers) < maxCovers {
 			covers = append(covers, cover{im.Seq, im.Stream, im.Revision, im.Box, paint.Color{}, true})
 		}
 	}

@@ -26,6 +26,9 @@ const (
 	redactHeaderPts = 43.0
 	redactOcclusion = 0.8
 	annotCoverShare = 0.5
+	// maxRedactBoxes bounds the candidate boxes checked per page: each is
+	// tested against every glyph.
+	maxRedactBoxes = 512
 )
 
 // redactionFacts accumulate over the pages.
@@ -58,12 +61,12 @@ func (a *analysis) redactionPage(cp *contentPage) {
 		return b.Width() > redactMinSide && b.Height() > redactMinSide && b.Y0 < cp.media.Y1-redactHeaderPts
 	}
 	for _, s := range pg.Shapes {
-		if s.Fill && s.Rect && s.FillColor.Dark() && candidate(s.Box) {
+		if s.Fill && s.Rect && s.FillColor.Dark() && candidate(s.Box) && len(boxes) < maxRedactBoxes {
 			boxes = append(boxes, redactBox{s.Box, s.Seq, s.FillColor, s.Stream})
 		}
 	}
 	for _, im := range pg.Images {
-		if im.Mask && im.Fill.Dark() && !im.SoftMask && candidate(im.Box) {
+		if im.Mask && im.Fill.Dark() && !im.SoftMask && candidate(im.Box) && len(boxes) < maxRedactBoxes {
 			boxes = append(boxes, redactBox{im.Box, im.Seq, im.Fill, im.Stream})
 		}
 	}
