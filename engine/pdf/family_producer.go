@@ -61,13 +61,15 @@ func (a *analysis) tools() []producers.Tool {
 	return producers.Identify(values...)
 }
 
-// editorTools are the PDF editors among tools.
+// editorTools are the PDF editors among tools, found once per analysis.
 func (a *analysis) editorTools() []producers.Tool {
-	var editors []producers.Tool
-	for _, t := range a.tools() {
-		if t.Class.IsEditor() {
-			editors = append(editors, t)
+	if a.editors == nil {
+		a.editors = []producers.Tool{}
+		for _, t := range a.tools() {
+			if t.Class.IsEditor() {
+				a.editors = append(a.editors, t)
+			}
 		}
 	}
-	return editors
+	return a.editors
 }

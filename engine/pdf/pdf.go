@@ -12,6 +12,7 @@ import (
 	"github.com/doctrust/doctrust/engine/pdf/cos"
 	"github.com/doctrust/doctrust/engine/pdf/file"
 	"github.com/doctrust/doctrust/engine/pdf/filters"
+	"github.com/doctrust/doctrust/engine/producers"
 	"github.com/doctrust/doctrust/engine/report"
 )
 
@@ -46,6 +47,8 @@ type analysis struct {
 	// fullPageImagePages lists 1-based pages whose content paints one image
 	// over (almost) the whole page; nil in triage mode.
 	fullPageImagePages []int
+	// editors caches editorTools (nil: not yet computed).
+	editors []producers.Tool
 	// content holds the per-page facts of the content walk.
 	content contentFacts
 	changes []RevisionChange
