@@ -41,7 +41,7 @@ func TestRedactionExposure(t *testing.T) {
 		{"dark image mask over text", func() []byte {
 			b := textPage(text72(secret) + "q 0 g 300 0 0 40 60 690 cm /M Do Q")
 			b.Stream(9, "<< /Type /XObject /Subtype /Image /Width 1 /Height 1 /ImageMask true >>", []byte{0})
-			b.Set(pdftest.PageObj, fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> /XObject << /M 9 0 R >> >> /Contents 4 0 R >>"))
+			b.Set(pdftest.PageObj, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> /XObject << /M 9 0 R >> >> /Contents 4 0 R >>")
 			return b.Bytes()
 		}(), report.High, "redaction-exposure.text-under-box"},
 		{"unapplied redact annotation", withAnnot(pdftest.OnePage(secret), "<< /Type /Annot /Subtype /Redact /Rect [60 690 360 730] >>").Bytes(), report.Medium, "redaction-exposure.unapplied-redact"},

@@ -377,6 +377,3 @@ func (f *Font) digitConflicts() int {
 	}
 	return n
 }
-
-// isSpace reports a decoded glyph that shows nothing.
-func isSpace(s string) bool { return strings.TrimSpace(s) == "" }
