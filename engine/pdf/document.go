@@ -94,6 +94,11 @@ func (a *analysis) readXMP() *XMP {
 	if !ok {
 		return nil
 	}
+	return a.decodeXMP(st)
+}
+
+// decodeXMP decodes and flattens one metadata stream.
+func (a *analysis) decodeXMP(st *cos.Stream) *XMP {
 	before := a.f.Budget.Used
 	data, err := filters.Decode(st.Raw(a.f.Data), st.Dict, a.resolve, a.f.Budget)
 	// The budget bounds XMP decoding too, but summary.cost counts only

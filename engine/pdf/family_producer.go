@@ -12,15 +12,8 @@ import (
 func (a *analysis) producerFingerprint() *report.Finding {
 	infoProducer, infoCreator := a.infoText("Producer"), a.infoText("Creator")
 	xmpProducer, xmpCreator := a.xmp.First(nsPDF, "Producer"), a.xmp.First(nsXMP, "CreatorTool")
-	values := []string{infoProducer, xmpProducer, infoCreator, xmpCreator}
-	values = append(values, a.xmp.All(nsEvt, "softwareAgent")...)
-	tools := producers.Identify(values...)
-	var editors []producers.Tool
-	for _, t := range tools {
-		if t.Class.IsEditor() {
-			editors = append(editors, t)
-		}
-	}
+	tools := a.tools()
+	editors := a.editorTools()
 	if len(editors) == 0 {
 		return nil
 	}
@@ -58,4 +51,25 @@ func (a *analysis) producerFingerprint() *report.Finding {
 		fd.Notes = append(fd.Notes, report.Msg("producer-fingerprint.authoring-note", "origin", report.Kind(origin)))
 	}
 	return fd
+}
+
+// tools identifies the software named in the Info dictionary, the XMP
+// producer and creator tool, and the XMP history.
+func (a *analysis) tools() []producers.Tool {
+	values := []string{a.infoText("Producer"), a.xmp.First(nsPDF, "Producer"), a.infoText("Creator"), a.xmp.First(nsXMP, "CreatorTool")}
+	values = append(values, a.xmp.All(nsEvt, "softwareAgent")...)
+	return producers.Identify(values...)
+}
+
+// editorTools are the PDF editors among tools, found once per analysis.
+func (a *analysis) editorTools() []producers.Tool {
+	if a.editors == nil {
+		a.editors = []producers.Tool{}
+		for _, t := range a.tools() {
+			if t.Class.IsEditor() {
+				a.editors = append(a.editors, t)
+			}
+		}
+	}
+	return a.editors
 }

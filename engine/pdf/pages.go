@@ -16,6 +16,7 @@ type page struct {
 	dict      *cos.Dict
 	mediaBox  [4]float64
 	resources *cos.Dict
+	cropBox   *[4]float64 // inherited like MediaBox; nil when absent
 }
 
 // walkPages lists the pages of the view of revision rev (0: newest),
@@ -27,6 +28,7 @@ func walkPages(f *file.File, catalog *cos.Dict, rev int) ([]page, bool) {
 		node      cos.Object
 		depth     int
 		mediaBox  *[4]float64
+		cropBox   *[4]float64
 		resources *cos.Dict
 	}
 	var out []page
@@ -56,6 +58,10 @@ func walkPages(f *file.File, catalog *cos.Dict, rev int) ([]page, bool) {
 		if box, ok := rect(resolve(d.Get("MediaBox")), resolve); ok {
 			mb = &box
 		}
+		cb := it.cropBox
+		if box, ok := rect(resolve(d.Get("CropBox")), resolve); ok {
+			cb = &box
+		}
 		res := it.resources
 		if r := cos.DictOf(resolve(d.Get("Resources"))); r != nil {
 			res = r
@@ -63,7 +69,7 @@ func walkPages(f *file.File, catalog *cos.Dict, rev int) ([]page, bool) {
 		kids, hasKids := resolve(d.Get("Kids")).(cos.Array)
 		typ := d.Name("Type")
 		if typ == "Page" || (!hasKids && typ != "Pages") {
-			p := page{dict: d, resources: res}
+			p := page{dict: d, resources: res, cropBox: cb}
 			if isRef {
 				p.ref = ref
 			}
@@ -80,7 +86,7 @@ func walkPages(f *file.File, catalog *cos.Dict, rev int) ([]page, bool) {
 			continue
 		}
 		for i := len(kids) - 1; i >= 0; i-- {
-			stack = append(stack, item{node: kids[i], depth: it.depth + 1, mediaBox: mb, resources: res})
+			stack = append(stack, item{node: kids[i], depth: it.depth + 1, mediaBox: mb, cropBox: cb, resources: res})
 		}
 	}
 	return out, damaged

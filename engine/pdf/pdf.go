@@ -12,6 +12,7 @@ import (
 	"github.com/doctrust/doctrust/engine/pdf/cos"
 	"github.com/doctrust/doctrust/engine/pdf/file"
 	"github.com/doctrust/doctrust/engine/pdf/filters"
+	"github.com/doctrust/doctrust/engine/producers"
 	"github.com/doctrust/doctrust/engine/report"
 )
 
@@ -46,7 +47,11 @@ type analysis struct {
 	// fullPageImagePages lists 1-based pages whose content paints one image
 	// over (almost) the whole page; nil in triage mode.
 	fullPageImagePages []int
-	changes            []RevisionChange
+	// editors caches editorTools (nil: not yet computed).
+	editors []producers.Tool
+	// content holds the per-page facts of the content walk.
+	content contentFacts
+	changes []RevisionChange
 	// uncountedBytes were decoded but are not part of summary.cost.
 	uncountedBytes int64
 	faults         []string
@@ -110,6 +115,14 @@ var families = []family{
 	{"incremental-updates", (*analysis).incrementalUpdates},
 	{"active-content", (*analysis).activeContent},
 	{"metadata-inconsistency", (*analysis).metadataInconsistency},
+	{"redaction-exposure", (*analysis).redactionExposure},
+	{"hidden-text", (*analysis).hiddenText},
+	{"content-overlay", (*analysis).contentOverlay},
+	{"annotation-overlays", (*analysis).annotationOverlays},
+	{"font-anomalies", (*analysis).fontAnomalies},
+	{"numeric-edits", (*analysis).numericEdits},
+	{"embedded-image-anomalies", (*analysis).embeddedImageAnomalies},
+	{"page-geometry", (*analysis).pageGeometry},
 }
 
 // skipped applies the mode and encryption rules of the family catalogue.

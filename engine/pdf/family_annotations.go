@@ -1,0 +1,121 @@
+package pdf
+
+import (
+	"github.com/doctrust/doctrust/engine/pdf/cos"
+	"github.com/doctrust/doctrust/engine/report"
+)
+
+// Annotation overlay rules: a FreeText, Square, Stamp or widget annotation
+// (not a signature field) whose rectangle covers at least two letters or
+// digits of page text (80% of each glyph's box), when the annotation was
+// first written by a revision after the original save, or the file was
+// written by a PDF editor.
+const (
+	annotGlyphCover = 0.8
+	annotMinGlyphs  = 2
+	maxAnnotChecks  = 256 // annotations checked against the text per page
+)
+
+var overlaySubtypes = map[cos.Name]bool{"FreeText": true, "Square": true, "Stamp": true, "Widget": true}
+
+type annotationFacts struct {
+	later, editor int
+	pages         []int
+	objects       []int
+	subtypes      map[string]int
+	glyphs        int
+	revisions     []int
+}
+
+func (a *analysis) annotationOverlayPage(cp *contentPage) {
+	if len(cp.paint.Text) == 0 {
+		return
+	}
+	f := &a.content.annotations
+	checks := 0
+	for _, an := range a.pageAnnots(cp.page) {
+		if !overlaySubtypes[an.subtype] || a.signatureField(an.dict) || checks >= maxAnnotChecks {
+			continue
+		}
+		checks++
+		n := wordGlyphsUnder(cp, an)
+		if n < annotMinGlyphs {
+			continue
+		}
+		rev := 0
+		if an.ref != 0 {
+			rev = a.firstWritten(an.ref)
+		}
+		switch {
+		case rev > 1:
+			f.later++
+			f.revisions = addNum(f.revisions, rev)
+		case len(a.editorTools()) > 0:
+			f.editor++
+		default:
+			continue
+		}
+		if f.subtypes == nil {
+			f.subtypes = map[string]int{}
+		}
+		f.subtypes[string(an.subtype)]++
+		f.glyphs += n
+		f.pages = addPage(f.pages, cp.number)
+		f.objects = addNum(f.objects, an.ref)
+	}
+}
+
+// wordGlyphsUnder counts letters and digits of visible page text under an
+// annotation's rectangle.
+func wordGlyphsUnder(cp *contentPage, an annot) int {
+	n := 0
+	for i := range cp.paint.Text {
+		r := &cp.paint.Text[i]
+		if !visible(r) || r.Clipped || !r.Box.Overlaps(an.rect) {
+			continue
+		}
+		for _, g := range r.Glyphs {
+			if wordGlyph(g) && covered(g.Box, an.rect, annotGlyphCover) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// signatureField reports a widget of a signature field, whose appearance
+// over a signature line is expected.
+func (a *analysis) signatureField(d *cos.Dict) bool {
+	for range 8 {
+		if d == nil {
+			return false
+		}
+		if d.Name("FT") == "Sig" {
+			return true
+		}
+		if d.Has("FT") {
+			return false
+		}
+		d = a.dict(d.Get("Parent"))
+	}
+	return false
+}
+
+func (a *analysis) annotationOverlays() *report.Finding {
+	f := &a.content.annotations
+	var vs []variant
+	if f.later > 0 {
+		vs = append(vs, variant{report.Medium, report.Msg("annotation-overlays.later-revision", "annotations", f.later, "pages", len(f.pages))})
+	}
+	if f.editor > 0 {
+		vs = append(vs, variant{report.Low, report.Msg("annotation-overlays.editor-tool", "annotations", f.editor, "pages", len(f.pages))})
+	}
+	if len(vs) == 0 {
+		return nil
+	}
+	ev := map[string]any{"annotations": f.later + f.editor, "coveredGlyphs": f.glyphs, "subtypes": f.subtypes}
+	report.Capped(ev, "pages", f.pages)
+	report.Capped(ev, "objects", f.objects)
+	report.Capped(ev, "revisions", f.revisions)
+	return variantFinding("annotation-overlays", vs, ev)
+}

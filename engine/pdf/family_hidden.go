@@ -1,0 +1,288 @@
+package pdf
+
+import (
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/doctrust/doctrust/engine/inject"
+	"github.com/doctrust/doctrust/engine/pdf/paint"
+	"github.com/doctrust/doctrust/engine/report"
+)
+
+// hidden-text variants, in the order a run is classified: the first that
+// applies names it.
+const (
+	hidOCR = iota
+	hidInvisible
+	hidOutside
+	hidClipped
+	hidTiny
+	hidBackground
+	hidCount
+)
+
+var hiddenCodes = [hidCount]string{"ocr-layer", "invisible", "outside-page", "clipped", "tiny", "background-colour"}
+
+// Text outside the page, clipped away or microscopic is common litter of
+// page-layout software, so alone it is info; any hidden text that reads as
+// instructions to a language model is high whatever hid it.
+var hiddenSeverity = [hidCount]report.Severity{report.Info, report.Medium, report.Info, report.Info, report.Info, report.Medium}
+
+const (
+	tinyTextPts       = 1.0
+	backdropCover     = 0.9 // share of a run a fill must cover to be its backdrop
+	textBackdropCover = 0.3 // glyph boxes are loose, so less for earlier text
+	maxBackdropScan   = 200 // fills looked at below one run
+	// maxBackgroundChecks bounds the runs per page whose backdrop is
+	// searched; each check may look at every earlier run.
+	maxBackgroundChecks = 256
+	ocrImageCover       = 0.8 // share of an invisible run inside a page image to be OCR
+)
+
+// hiddenFacts accumulate over the pages.
+type hiddenFacts struct {
+	runs      [hidCount]int
+	pages     [hidCount][]int
+	boxes     []box // non-OCR runs, a sample
+	objects   []int
+	revisions []int
+	text      strings.Builder // hidden (non-OCR) text, for the injection scan
+	drops     []backdrop      // scratch, reused from page to page
+	colors    []paint.Color   // scratch
+}
+
+// backdrop is a fill, image or text a run may be painted on.
+type backdrop struct {
+	seq   int
+	box   paint.Rect
+	color paint.Color
+	image bool // what an image shows beneath a run is unknown
+}
+
+func (a *analysis) hiddenTextPage(cp *contentPage) {
+	pg := cp.paint
+	if len(pg.Text) == 0 {
+		return
+	}
+	f := &a.content.hidden
+	f.drops = backdrops(pg, f.drops[:0])
+	drops := f.drops
+	colors := fillColors(drops, f.colors[:0])
+	f.colors = colors
+	checks := 0
+	for i := range pg.Text {
+		r := &pg.Text[i]
+		if !inkRun(r) {
+			continue
+		}
+		v := classifyHidden(r, cp, drops, colors, &checks)
+		if v < 0 {
+			continue
+		}
+		f.runs[v]++
+		f.pages[v] = addPage(f.pages[v], cp.number)
+		if v == hidOCR {
+			continue
+		}
+		if len(f.boxes) < 4*report.MaxArray {
+			f.boxes = append(f.boxes, boxOf(cp.number, r.Box))
+		}
+		f.objects = addNum(f.objects, r.Stream)
+		f.revisions = addNum(f.revisions, r.Revision)
+		if f.text.Len() < inject.MaxScan {
+			f.text.WriteString(r.Text)
+			f.text.WriteByte(' ')
+		}
+	}
+}
+
+// classifyHidden returns the variant that hides a run, or -1.
+func classifyHidden(r *paint.TextRun, cp *contentPage, drops []backdrop, colors []paint.Color, checks *int) int {
+	switch {
+	case r.Mode == 7:
+		return -1 // text used as a clipping path shows what is painted through it
+	case !visible(r):
+		if cp.scanned && overImage(r, cp.paint) {
+			return hidOCR
+		}
+		return hidInvisible
+	case !r.Box.Overlaps(cp.crop) && !cp.crop.Contains(r.Box, 0):
+		return hidOutside
+	case r.Clipped:
+		return hidClipped
+	case r.Size < tinyTextPts:
+		return hidTiny
+	case *checks < maxBackgroundChecks && sameAsBackdrop(r, drops, colors, checks) && !onEarlierText(r, cp.paint) && !shownElsewhere(r, cp.paint):
+		return hidBackground
+	}
+	return -1
+}
+
+// overImage reports an invisible run lying on a page image, as an OCR
+// layer does.
+func overImage(r *paint.TextRun, pg *paint.Page) bool {
+	for _, im := range pg.Images {
+		if !im.Inline && covered(r.Box, im.Box, ocrImageCover) {
+			return true
+		}
+	}
+	return false
+}
+
+// backdrops lists opaque fills and images in paint order.
+func backdrops(pg *paint.Page, out []backdrop) []backdrop {
+	for _, s := range pg.Shapes {
+		// Fills of unknown colour (patterns) still hide what lies beneath.
+		if s.Fill && s.FillColor.A >= 0.999 && s.Box.Area() > 0 {
+			out = append(out, backdrop{seq: s.Seq, box: s.Box, color: s.FillColor})
+		}
+	}
+	for _, im := range pg.Images {
+		out = append(out, backdrop{seq: im.Seq, box: im.Box, image: true})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].seq < out[j].seq })
+	return out
+}
+
+// onEarlierText reports a run drawn on glyphs painted before it (a mark
+// on a symbol): what lies beneath is then not known.
+func onEarlierText(r *paint.TextRun, pg *paint.Page) bool {
+	for i := range pg.Text {
+		o := &pg.Text[i]
+		if o.Seq >= r.Seq {
+			break
+		}
+		if visible(o) && !o.Fill.Same(r.Fill) && inkRun(o) && covered(r.Box, o.Box, textBackdropCover) {
+			return true
+		}
+	}
+	return false
+}
+
+// shownElsewhere reports the same text drawn visibly at the same place by
+// another run: a halo or shadow, not hidden text.
+func shownElsewhere(r *paint.TextRun, pg *paint.Page) bool {
+	t := strings.TrimSpace(r.Text)
+	for i := range pg.Text {
+		o := &pg.Text[i]
+		if o != r && visible(o) && !o.Fill.Same(r.Fill) && strings.TrimSpace(o.Text) == t && covered(r.Box, o.Box, 0.5) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxFillColors bounds the distinct fill colours remembered per page.
+const maxFillColors = 32
+
+// fillColors lists the distinct colours of a page's fills, or nil when
+// there are too many to be worth checking first.
+func fillColors(drops []backdrop, out []paint.Color) []paint.Color {
+	for _, d := range drops {
+		if d.image || slices.ContainsFunc(out, d.color.Same) {
+			continue
+		}
+		if len(out) >= maxFillColors {
+			return nil
+		}
+		out = append(out, d.color)
+	}
+	if out == nil {
+		out = []paint.Color{}
+	}
+	return out
+}
+
+var white = paint.Color{R: 1, G: 1, B: 1, A: 1, Known: true}
+
+// sameAsBackdrop reports a run filled in the colour of what lies beneath
+// it: the latest opaque fill painted before it that covers it, or the
+// white page when there is none. An image beneath makes it unknown.
+func sameAsBackdrop(r *paint.TextRun, drops []backdrop, colors []paint.Color, checks *int) bool {
+	if r.Mode == 1 || r.Mode == 5 || !r.Fill.Known {
+		return false // stroked only, or colour not computed
+	}
+	*checks++
+	if colors != nil && !r.Fill.Same(white) && !slices.ContainsFunc(colors, r.Fill.Same) {
+		return false // no fill on the page has the run's colour
+	}
+	i := sort.Search(len(drops), func(i int) bool { return drops[i].seq >= r.Seq })
+	touched := false
+	for n := 0; i > 0 && n < maxBackdropScan; n++ {
+		i--
+		d := drops[i]
+		if !covered(r.Box, d.box, backdropCover) {
+			touched = touched || r.Box.Overlaps(d.box)
+			continue
+		}
+		return !d.image && r.Fill.Same(d.color)
+	}
+	// Only a run that nothing earlier touches lies on the bare page.
+	return i == 0 && !touched && r.Fill.Same(white)
+}
+
+func (a *analysis) hiddenText() *report.Finding {
+	f := &a.content.hidden
+	var vs []variant
+	ev := map[string]any{}
+	hiddenPages := []int{}
+	for v := range hidCount {
+		if f.runs[v] == 0 {
+			continue
+		}
+		code := hiddenCodes[v]
+		if v == hidOCR {
+			vs = append(vs, variant{hiddenSeverity[v], report.Msg("hidden-text."+code, "pages", len(f.pages[v]))})
+			report.Capped(ev, "ocrPages", f.pages[v])
+			ev["ocrProducer"] = report.Untrusted(firstNonEmpty(a.infoText("Producer"), a.xmp.First(nsPDF, "Producer"), a.infoText("Creator")))
+			continue
+		}
+		vs = append(vs, variant{hiddenSeverity[v], report.Msg("hidden-text."+code, "runs", f.runs[v], "pages", len(f.pages[v]))})
+		ev[camel(code)+"Runs"] = f.runs[v]
+		hiddenPages = mergePages(hiddenPages, f.pages[v])
+	}
+	if len(hiddenPages) > 0 {
+		report.Capped(ev, "pages", hiddenPages)
+		report.Capped(ev, "boxes", f.boxes)
+		report.Capped(ev, "objects", f.objects)
+		report.Capped(ev, "revisions", f.revisions)
+		if res := inject.Scan(f.text.String()); res.Found() {
+			cues := 0
+			counts := map[string]int{}
+			for c, n := range res.Cues {
+				cues += n
+				counts[string(c)] = n
+			}
+			vs = append(vs, variant{report.High, report.Msg("hidden-text.injection", "pages", len(hiddenPages), "cues", cues, "categories", len(res.Cues))})
+			report.Capped(ev, "cueCategories", res.Categories())
+			ev["cueCounts"] = counts
+		}
+	}
+	return variantFinding("hidden-text", vs, ev)
+}
+
+// camel turns "outside-page" into "outsidePage".
+func camel(s string) string {
+	parts := strings.Split(s, "-")
+	for i := 1; i < len(parts); i++ {
+		if parts[i] != "" {
+			parts[i] = strings.ToUpper(parts[i][:1]) + parts[i][1:]
+		}
+	}
+	return strings.Join(parts, "")
+}
+
+// mergePages unions two sorted page lists.
+func mergePages(a, b []int) []int {
+	out := append(append([]int{}, a...), b...)
+	sort.Ints(out)
+	w := 0
+	for i, v := range out {
+		if i == 0 || v != out[w-1] {
+			out[w] = v
+			w++
+		}
+	}
+	return out[:w]
+}

@@ -1,0 +1,152 @@
+package pdf
+
+import (
+	"github.com/doctrust/doctrust/engine/pdf/paint"
+	"github.com/doctrust/doctrust/engine/report"
+)
+
+// Overlay rules: a cover is an opaque light filled rectangle, or an opaque
+// image that is not a full-page scan, painted after text it hides (80% of
+// a glyph's box under it). Text painted after the cover, lying on it and
+// not in its colour, is the retyped text.
+const (
+	overlayGlyphCover = 0.8
+	overlayTopCover   = 0.5
+	whiteoutMinGlyphs = 3
+	maxCovers         = 512 // covers checked per page, each against every glyph
+)
+
+// overlay variants, most severe first.
+const (
+	ovLater = iota
+	ovRetyped
+	ovWhiteout
+	ovCount
+)
+
+var overlayCodes = [ovCount]string{"retyped-later-revision", "retyped", "whiteout"}
+
+var overlaySeverity = [ovCount]report.Severity{report.High, report.Medium, report.Low}
+
+type overlayFacts struct {
+	count     [ovCount]int
+	pages     []int
+	boxes     []box
+	glyphs    int // glyphs hidden under covers
+	retyped   int // runs drawn on covers
+	objects   []int
+	revisions []int
+}
+
+type cover struct {
+	seq, stream, revision int
+	box                   paint.Rect
+	color                 paint.Color
+	image                 bool
+}
+
+func (a *analysis) overlayPage(cp *contentPage) {
+	pg := cp.paint
+	if len(pg.Text) == 0 {
+		return
+	}
+	var covers []cover
+	for _, s := range pg.Shapes {
+		if s.Fill && s.Rect && s.FillColor.Light() && len(covers) < maxCovers {
+			covers = append(covers, cover{s.Seq, s.Stream, s.Revision, s.Box, s.FillColor, false})
+		}
+	}
+	pageArea := cp.media.Area()
+	for _, im := range pg.Images {
+		if !im.Mask && !im.SoftMask && im.Alpha >= 0.999 && im.Box.Intersect(cp.media).Area() < fullPageShare*pageArea && len(covers) < maxCovers {
+			covers = append(covers, cover{im.Seq, im.Stream, im.Revision, im.Box, paint.Color{}, true})
+		}
+	}
+	f := &a.content.overlay
+	for _, c := range covers {
+		under, underRev := hiddenUnder(pg, c)
+		if under == 0 {
+			continue
+		}
+		top, topRev := textOnTop(pg, c)
+		v := ovWhiteout
+		switch {
+		case top > 0 && max(c.revision, topRev) > max(underRev, 1):
+			v = ovLater
+		case top > 0:
+			v = ovRetyped
+		case c.image:
+			continue // an image over text alone is a logo or a stamp
+		case under < whiteoutMinGlyphs:
+			continue // a symbol or letter at a cell edge
+		}
+		f.count[v]++
+		f.pages = addPage(f.pages, cp.number)
+		f.boxes = append(f.boxes, boxOf(cp.number, c.box))
+		f.glyphs += under
+		f.retyped += top
+		f.objects = addNum(f.objects, c.stream)
+		f.revisions = addNum(f.revisions, max(c.revision, topRev))
+	}
+}
+
+// hiddenUnder counts letters and digits painted before the cover and hidden by it,
+// and the newest revision that wrote them.
+func hiddenUnder(pg *paint.Page, c cover) (n, rev int) {
+	for i := range pg.Text {
+		r := &pg.Text[i]
+		if r.Seq >= c.seq || !visible(r) || r.Clipped || !r.Box.Overlaps(c.box) {
+			continue
+		}
+		for _, g := range r.Glyphs {
+			if wordGlyph(g) && covered(g.Box, c.box, overlayGlyphCover) {
+				n++
+				rev = max(rev, r.Revision)
+			}
+		}
+	}
+	return n, rev
+}
+
+// textOnTop counts visible runs drawn on the cover after it, and the newest
+// revision that wrote them.
+func textOnTop(pg *paint.Page, c cover) (n, rev int) {
+	for i := range pg.Text {
+		r := &pg.Text[i]
+		if r.Seq <= c.seq || !visible(r) || r.Clipped || !inkRun(r) || (!c.image && r.Fill.Same(c.color)) {
+			continue
+		}
+		if covered(r.Box, c.box, overlayTopCover) {
+			n++
+			rev = max(rev, r.Revision)
+		}
+	}
+	return n, rev
+}
+
+func (a *analysis) contentOverlay() *report.Finding {
+	f := &a.content.overlay
+	var vs []variant
+	for v := range ovCount {
+		if f.count[v] > 0 {
+			vs = append(vs, variant{overlaySeverity[v], report.Msg("content-overlay."+overlayCodes[v], "overlays", f.count[v], "pages", len(f.pages))})
+		}
+	}
+	if len(vs) == 0 {
+		return nil
+	}
+	ev := map[string]any{
+		"coveredGlyphs": f.glyphs,
+		"retypedRuns":   f.retyped,
+	}
+	for v := range ovCount {
+		if f.count[v] > 0 {
+			ev[camel(overlayCodes[v])] = f.count[v]
+		}
+	}
+	report.Capped(ev, "pages", f.pages)
+	report.Capped(ev, "boxes", f.boxes)
+	report.Capped(ev, "objects", f.objects)
+	report.Capped(ev, "revisions", f.revisions)
+	return variantFinding("content-overlay", vs, ev)
+}

@@ -1,0 +1,681 @@
+package paint
+
+import (
+	"math"
+
+	"github.com/doctrust/doctrust/engine/pdf/cos"
+)
+
+// gstate is the part of the graphics state the interpreter tracks.
+type gstate struct {
+	ctm                    Matrix
+	clip                   Rect
+	fill, stroke           Color
+	fillSpace, strokeSpace space
+	fillAlpha, strokeAlpha float64
+	softMask               bool
+	font                   *Font
+	size, charSpace        float64
+	wordSpace, scale       float64
+	leading, rise          float64
+	mode                   int
+}
+
+// frame is one content stream being run: the page's or a form's.
+type frame struct {
+	res      *cos.Dict
+	stream   int
+	revision int
+	depth    int
+	form     bool
+}
+
+// subpath is one subpath of the current path, in page space.
+type subpath struct {
+	box    Rect
+	pts    [maxPathPoints][2]float64
+	n      int // points seen (pts holds the first maxPathPoints)
+	rect   bool
+	closed bool
+	curved bool
+}
+
+// run is the state of one page walk.
+type run struct {
+	in       *Interpreter
+	page     *Page
+	gs       gstate
+	stack    []gstate
+	tm, tlm  Matrix
+	path     []subpath
+	clipNext bool
+	marked   []bool // per open marked-content sequence: optional content
+	optional int
+	seq      int
+	glyphs   int
+	forms    []int // forms being run, to refuse cycles
+	stopped  bool
+}
+
+// Page runs a page's content: contents is the page's /Contents (a stream
+// or an array of streams, references allowed), res its resources.
+func (in *Interpreter) Page(contents cos.Object, res *cos.Dict) *Page {
+	in.page = Page{Text: in.page.Text[:0], Shapes: in.page.Shapes[:0], Images: in.page.Images[:0], Streams: in.page.Streams[:0]}
+	in.glyphs = in.glyphs[:0]
+	r := &run{in: in, page: &in.page}
+	r.gs = gstate{ctm: Identity, clip: everything, fill: black, stroke: black, fillAlpha: 1, strokeAlpha: 1, scale: 1}
+	var parts []cos.Object
+	switch c := contents.(type) {
+	case cos.Array:
+		parts = c
+	case nil:
+	default:
+		if arr, ok := in.src.Resolve(c).(cos.Array); ok {
+			parts = arr
+		} else {
+			parts = []cos.Object{c}
+		}
+	}
+	for _, part := range parts {
+		if r.stopped {
+			break
+		}
+		st, ok := in.src.Resolve(part).(*cos.Stream)
+		if !ok {
+			continue
+		}
+		ref := StreamRef{}
+		if pr, ok := part.(cos.Ref); ok {
+			ref = StreamRef{Object: pr.Num, Revision: in.src.origin(pr.Num)}
+		}
+		r.page.Streams = append(r.page.Streams, ref)
+		data := in.src.Decode(st, true)
+		r.exec(data, frame{res: res, stream: ref.Object, revision: ref.Revision})
+	}
+	r.page.Truncated = r.page.Truncated || r.stopped
+	return r.page
+}
+
+// exec runs one stream's operators.
+func (r *run) exec(data []byte, fr frame) {
+	var operands []cos.Object
+	Scan(data, MaxOperands, func(op []byte, args []cos.Object) bool {
+		r.page.Operators++
+		if r.page.Operators >= maxOps {
+			r.page.Truncated = true
+			r.stopped = true
+			return false
+		}
+		if r.page.Operators%stopEvery == 0 && r.in.src.Stop != nil && r.in.src.Stop() {
+			r.stopped = true
+			return false
+		}
+		r.op(string(op), args, fr)
+		return !r.stopped
+	}, &operands)
+}
+
+func num(args []cos.Object, i int) float64 {
+	if i >= len(args) {
+		return 0
+	}
+	v, _ := cos.AsNumber(args[i])
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0
+	}
+	return v
+}
+
+// nums reads the last n operands (n <= 6) as finite numbers.
+func nums(args []cos.Object, n int) ([6]float64, bool) {
+	var out [6]float64
+	if len(args) < n {
+		return out, false
+	}
+	for i := range n {
+		v, ok := cos.AsNumber(args[len(args)-n+i])
+		if !ok || math.IsNaN(v) || math.IsInf(v, 0) {
+			return out, false
+		}
+		out[i] = v
+	}
+	return out, true
+}
+
+func matrixArgs(args []cos.Object) (Matrix, bool) {
+	v, ok := nums(args, 6)
+	if !ok {
+		return Matrix{}, false
+	}
+	return Matrix{v[0], v[1], v[2], v[3], v[4], v[5]}, true
+}
+
+// op runs one operator.
+func (r *run) op(op string, args []cos.Object, fr frame) {
+	gs := &r.gs
+	switch op {
+	// graphics state
+	case "q":
+		if len(r.stack) < maxGStack {
+			r.stack = append(r.stack, r.gs)
+		}
+	case "Q":
+		if len(r.stack) > 0 {
+			r.gs = r.stack[len(r.stack)-1]
+			r.stack = r.stack[:len(r.stack)-1]
+		}
+	case "cm":
+		if m, ok := matrixArgs(args); ok {
+			gs.ctm = m.Mul(gs.ctm)
+		}
+	case "gs":
+		r.extGState(args, fr)
+
+	// colour
+	case "g", "G", "rg", "RG", "k", "K":
+		sp := spaceGray
+		switch op {
+		case "rg", "RG":
+			sp = spaceRGB
+		case "k", "K":
+			sp = spaceCMYK
+		}
+		if op[0] >= 'a' {
+			gs.fillSpace, gs.fill = sp, colorOf(sp, args, gs.fillAlpha)
+		} else {
+			gs.strokeSpace, gs.stroke = sp, colorOf(sp, args, gs.strokeAlpha)
+		}
+	case "cs", "CS":
+		sp := spaceUnknown
+		if len(args) > 0 {
+			if n, ok := args[len(args)-1].(cos.Name); ok {
+				sp = r.in.spaceOf(n, fr.res)
+			}
+		}
+		if op == "cs" {
+			gs.fillSpace, gs.fill = sp, initial(sp, gs.fillAlpha)
+		} else {
+			gs.strokeSpace, gs.stroke = sp, initial(sp, gs.strokeAlpha)
+		}
+	case "sc", "scn":
+		gs.fill = colorOf(gs.fillSpace, args, gs.fillAlpha)
+	case "SC", "SCN":
+		gs.stroke = colorOf(gs.strokeSpace, args, gs.strokeAlpha)
+
+	// paths
+	case "m":
+		if v, ok := nums(args, 2); ok {
+			r.moveTo(v[0], v[1])
+		}
+	case "l":
+		if v, ok := nums(args, 2); ok {
+			r.lineTo(v[0], v[1], false)
+		}
+	case "c":
+		if v, ok := nums(args, 6); ok {
+			r.lineTo(v[0], v[1], true)
+			r.lineTo(v[2], v[3], true)
+			r.lineTo(v[4], v[5], true)
+		}
+	case "v", "y":
+		if v, ok := nums(args, 4); ok {
+			r.lineTo(v[0], v[1], true)
+			r.lineTo(v[2], v[3], true)
+		}
+	case "h":
+		if n := len(r.path); n > 0 {
+			r.path[n-1].closed = true
+		}
+	case "re":
+		if v, ok := nums(args, 4); ok {
+			r.rectangle(v[0], v[1], v[2], v[3])
+		}
+	case "W", "W*":
+		r.clipNext = true
+	case "S", "s":
+		r.paint(false, true, fr)
+	case "f", "F", "f*":
+		r.paint(true, false, fr)
+	case "B", "B*", "b", "b*":
+		r.paint(true, true, fr)
+	case "n":
+		r.paint(false, false, fr)
+	case "sh":
+		// A shading fills the clip; its colours are not computed.
+		saved := r.gs.fill
+		r.gs.fill = Color{A: r.gs.fillAlpha}
+		r.shape(Shape{Seq: r.next(), Box: r.gs.clip}, true, false, fr)
+		r.gs.fill = saved
+
+	// text
+	case "BT":
+		r.tm, r.tlm = Identity, Identity
+	case "ET":
+	case "Tf":
+		if len(args) >= 2 {
+			if n, ok := args[len(args)-2].(cos.Name); ok {
+				gs.font = r.in.font(fr.res, n)
+			}
+			gs.size = num(args, len(args)-1)
+		}
+	case "Tc":
+		gs.charSpace = num(args, 0)
+	case "Tw":
+		gs.wordSpace = num(args, 0)
+	case "Tz":
+		gs.scale = num(args, 0) / 100
+	case "TL":
+		gs.leading = num(args, 0)
+	case "Ts":
+		gs.rise = num(args, 0)
+	case "Tr":
+		gs.mode = int(num(args, 0))
+	case "Td":
+		if v, ok := nums(args, 2); ok {
+			r.nextLine(v[0], v[1])
+		}
+	case "TD":
+		if v, ok := nums(args, 2); ok {
+			gs.leading = -v[1]
+			r.nextLine(v[0], v[1])
+		}
+	case "Tm":
+		if m, ok := matrixArgs(args); ok {
+			r.tm, r.tlm = m, m
+		}
+	case "T*":
+		r.nextLine(0, -gs.leading)
+	case "Tj":
+		if len(args) > 0 {
+			r.show(cos.Array{args[len(args)-1]}, fr)
+		}
+	case "TJ":
+		if len(args) > 0 {
+			if arr, ok := args[len(args)-1].(cos.Array); ok {
+				r.show(arr, fr)
+			}
+		}
+	case "'":
+		r.nextLine(0, -gs.leading)
+		if len(args) > 0 {
+			r.show(cos.Array{args[len(args)-1]}, fr)
+		}
+	case "\"":
+		if len(args) >= 3 {
+			gs.wordSpace, gs.charSpace = num(args, 0), num(args, 1)
+			r.nextLine(0, -gs.leading)
+			r.show(cos.Array{args[2]}, fr)
+		}
+
+	// XObjects and inline images
+	case "Do":
+		if len(args) > 0 {
+			if n, ok := args[len(args)-1].(cos.Name); ok {
+				r.do(n, fr)
+			}
+		}
+	case opBI:
+		r.image(Image{Inline: true}, fr)
+
+	// marked content
+	case "BMC":
+		r.beginMarked(false)
+	case "BDC":
+		opt := false
+		if len(args) > 0 {
+			tag, _ := args[0].(cos.Name)
+			opt = tag == "OC"
+		}
+		r.beginMarked(opt)
+	case "EMC":
+		if n := len(r.marked); n > 0 {
+			if r.marked[n-1] {
+				r.optional--
+			}
+			r.marked = r.marked[:n-1]
+		}
+	}
+}
+
+func (r *run) beginMarked(optional bool) {
+	if len(r.marked) >= maxMarked {
+		return
+	}
+	r.marked = append(r.marked, optional)
+	if optional {
+		r.optional++
+	}
+}
+
+// extGState applies the alpha and soft-mask entries of a named ExtGState.
+func (r *run) extGState(args []cos.Object, fr frame) {
+	if len(args) == 0 {
+		return
+	}
+	name, _ := args[len(args)-1].(cos.Name)
+	res := cos.DictOf(r.in.src.Resolve(fr.res.Get("ExtGState")))
+	d := cos.DictOf(r.in.src.Resolve(res.Get(name)))
+	if d == nil {
+		return
+	}
+	gs := &r.gs
+	if v, ok := cos.AsNumber(r.in.src.Resolve(d.Get("ca"))); ok {
+		gs.fillAlpha = clamp01(v)
+		gs.fill.A = gs.fillAlpha
+	}
+	if v, ok := cos.AsNumber(r.in.src.Resolve(d.Get("CA"))); ok {
+		gs.strokeAlpha = clamp01(v)
+		gs.stroke.A = gs.strokeAlpha
+	}
+	if sm := r.in.src.Resolve(d.Get("SMask")); sm != nil {
+		n, isName := sm.(cos.Name)
+		gs.softMask = !isName || n != "None"
+	}
+}
+
+// ---- paths ----------------------------------------------------------------
+
+func (r *run) moveTo(x, y float64) {
+	if len(r.path) >= maxShapes {
+		return
+	}
+	px, py := r.gs.ctm.Apply(x, y)
+	sp := subpath{box: Rect{px, py, px, py}, n: 1}
+	sp.pts[0] = [2]float64{px, py}
+	r.path = append(r.path, sp)
+}
+
+func (r *run) lineTo(x, y float64, curved bool) {
+	if len(r.path) == 0 {
+		r.moveTo(x, y)
+		return
+	}
+	sp := &r.path[len(r.path)-1]
+	px, py := r.gs.ctm.Apply(x, y)
+	sp.box = sp.box.Union(Rect{px, py, px, py})
+	if sp.n < maxPathPoints {
+		sp.pts[sp.n] = [2]float64{px, py}
+	}
+	sp.n++
+	sp.curved = sp.curved || curved
+}
+
+func (r *run) rectangle(x, y, w, h float64) {
+	if len(r.path) >= maxShapes {
+		return
+	}
+	box := RectOf([4]float64{x, y, x + w, y + h})
+	pb := box.transform(r.gs.ctm)
+	r.path = append(r.path, subpath{box: pb, n: 4, rect: r.gs.ctm.axisAligned(), closed: true})
+}
+
+// isRect recognises a rectangle drawn with m, l, l, l (and h).
+func (s *subpath) isRect() bool {
+	if s.rect {
+		return true
+	}
+	if s.curved || s.n < 4 || s.n > 5 {
+		return false
+	}
+	p := s.pts[:s.n]
+	if s.n == 5 {
+		if !near(p[4], p[0]) {
+			return false
+		}
+	}
+	for i := range 4 {
+		a, b := p[i], p[(i+1)%4]
+		if !(nearly(a[0], b[0]) || nearly(a[1], b[1])) {
+			return false
+		}
+	}
+	return s.box.Area() > 0
+}
+
+func nearly(a, b float64) bool  { return math.Abs(a-b) < 0.01 }
+func near(a, b [2]float64) bool { return nearly(a[0], b[0]) && nearly(a[1], b[1]) }
+func (r *run) next() int        { r.seq++; return r.seq }
+func (r *run) full(n, limit int) bool {
+	if n >= limit {
+		r.page.Truncated = true
+		return true
+	}
+	return false
+}
+
+// paint ends the current path: records what fill and stroke paint, then
+// applies a pending clip.
+func (r *run) paint(fill, stroke bool, fr frame) {
+	if (fill || stroke) && len(r.path) > 0 {
+		seq := r.next()
+		var rest Rect
+		restSet := false
+		for i := range r.path {
+			sp := &r.path[i]
+			if !sp.box.finite() {
+				continue
+			}
+			if sp.isRect() {
+				r.shape(Shape{Seq: seq, Box: sp.box, Rect: true}, fill, stroke, fr)
+				continue
+			}
+			rest, restSet = rest.Union(sp.box), true
+		}
+		if restSet {
+			r.shape(Shape{Seq: seq, Box: rest}, fill, stroke, fr)
+		}
+	}
+	if r.clipNext {
+		var box Rect
+		for i, sp := range r.path {
+			if i == 0 {
+				box = sp.box
+			} else {
+				box = box.Union(sp.box)
+			}
+		}
+		r.gs.clip = r.gs.clip.Intersect(box)
+		r.clipNext = false
+	}
+	r.path = r.path[:0]
+}
+
+func (r *run) shape(s Shape, fill, stroke bool, fr frame) {
+	if r.full(len(r.page.Shapes), maxShapes) {
+		return
+	}
+	s.Box = s.Box.Intersect(r.gs.clip)
+	if s.Box.X1 < s.Box.X0 || s.Box.Y1 < s.Box.Y0 {
+		return // clipped away
+	}
+	s.Fill, s.Stroke = fill, stroke
+	s.FillColor, s.StrokeColor = r.gs.fill, r.gs.stroke
+	if r.gs.softMask {
+		s.FillColor.A, s.StrokeColor.A = min(s.FillColor.A, 0.5), min(s.StrokeColor.A, 0.5)
+	}
+	s.Stream, s.Revision, s.Form = fr.stream, fr.revision, fr.form
+	r.page.Shapes = append(r.page.Shapes, s)
+}
+
+// ---- XObjects -------------------------------------------------------------
+
+var unitSquare = Rect{0, 0, 1, 1}
+
+func (r *run) do(name cos.Name, fr frame) {
+	xobjects := cos.DictOf(r.in.src.Resolve(fr.res.Get("XObject")))
+	o := xobjects.Get(name)
+	st, ok := r.in.src.Resolve(o).(*cos.Stream)
+	if !ok {
+		return
+	}
+	ref, _ := o.(cos.Ref)
+	switch st.Dict.Name("Subtype") {
+	case "Image":
+		mask, _ := r.in.src.Resolve(st.Dict.Get("ImageMask")).(cos.Bool)
+		r.image(Image{Object: ref.Num, Mask: bool(mask), SoftMask: st.Dict.Has("SMask")}, fr)
+	case "Form":
+		r.form(st, ref.Num, fr)
+	}
+}
+
+func (r *run) image(img Image, fr frame) {
+	if r.full(len(r.page.Images), maxImages) {
+		return
+	}
+	img.Seq = r.next()
+	img.Box = unitSquare.transform(r.gs.ctm).Intersect(r.gs.clip)
+	if !img.Box.finite() {
+		return
+	}
+	img.Alpha = r.gs.fillAlpha
+	img.Fill = r.gs.fill
+	img.SoftMask = img.SoftMask || r.gs.softMask
+	img.Stream, img.Revision, img.Form = fr.stream, fr.revision, fr.form
+	r.page.Images = append(r.page.Images, img)
+}
+
+func (r *run) form(st *cos.Stream, num int, fr frame) {
+	if fr.depth >= maxFormDepth {
+		r.page.Truncated = true
+		return
+	}
+	for _, f := range r.forms {
+		if num != 0 && f == num {
+			return // a form that runs itself
+		}
+	}
+	data := r.in.formData(st, num)
+	if len(data) == 0 {
+		return
+	}
+	saved, savedStack := r.gs, len(r.stack)
+	src := r.in.src
+	if m, ok := matrixOf(src.Resolve(st.Dict.Get("Matrix")), src.Resolve); ok {
+		r.gs.ctm = m.Mul(r.gs.ctm)
+	}
+	if bb, ok := boxOf(src.Resolve(st.Dict.Get("BBox")), src.Resolve); ok {
+		r.gs.clip = r.gs.clip.Intersect(bb.transform(r.gs.ctm))
+	}
+	res := cos.DictOf(src.Resolve(st.Dict.Get("Resources")))
+	if res == nil {
+		res = fr.res
+	}
+	r.forms = append(r.forms, num)
+	savedPath := r.path
+	r.path = nil
+	r.exec(data, frame{res: res, stream: num, revision: src.origin(num), depth: fr.depth + 1, form: true})
+	r.path = savedPath
+	r.forms = r.forms[:len(r.forms)-1]
+	r.gs = saved
+	if len(r.stack) > savedStack {
+		r.stack = r.stack[:savedStack]
+	}
+}
+
+// formData decodes a form once per interpreter while the cache has room.
+func (in *Interpreter) formData(st *cos.Stream, num int) []byte {
+	if d, ok := in.forms[num]; ok && num != 0 {
+		return d
+	}
+	d := in.src.Decode(st, true)
+	if num != 0 && in.formBytes+len(d) <= maxFormCache {
+		in.forms[num] = d
+		in.formBytes += len(d)
+	}
+	return d
+}
+
+func boxOf(o cos.Object, resolve func(cos.Object) cos.Object) (Rect, bool) {
+	arr, ok := o.(cos.Array)
+	if !ok || len(arr) != 4 {
+		return Rect{}, false
+	}
+	var v [4]float64
+	for i, x := range arr {
+		n, ok := cos.AsNumber(resolve(x))
+		if !ok {
+			return Rect{}, false
+		}
+		v[i] = n
+	}
+	return RectOf(v), true
+}
+
+// ---- text -----------------------------------------------------------------
+
+func (r *run) nextLine(tx, ty float64) {
+	r.tlm = Matrix{1, 0, 0, 1, tx, ty}.Mul(r.tlm)
+	r.tm = r.tlm
+}
+
+// show places the glyphs of one show operator as one run.
+func (r *run) show(items cos.Array, fr frame) {
+	gs := &r.gs
+	f := gs.font
+	if f == nil || r.full(len(r.page.Text), maxRuns) {
+		return
+	}
+	tr := TextRun{
+		Seq: r.next(), Font: f, Mode: gs.mode, Fill: gs.fill, Stroke: gs.stroke,
+		Optional: r.optional > 0, Stream: fr.stream, Revision: fr.revision, Form: fr.form,
+	}
+	if gs.softMask {
+		tr.Fill.A = min(tr.Fill.A, 0.5)
+	}
+	// Within one show only the text-space x moves, so every glyph box is
+	// the box at offset x mapped by the same matrix.
+	m0 := r.tm.Mul(gs.ctm)
+	tr.Size = math.Abs(gs.size) * math.Hypot(m0[2], m0[3])
+	var text []byte
+	first := true
+	start := len(r.in.glyphs)
+	x := 0.0
+	y0, y1 := f.descent*gs.size+gs.rise, f.ascent*gs.size+gs.rise
+	for _, it := range items {
+		switch v := it.(type) {
+		case cos.String:
+			s := v.Bytes
+			for len(s) > 0 {
+				code, n := f.nextCode(s)
+				s = s[n:]
+				w := f.width(code)
+				g := Glyph{Text: f.text(code)}
+				g.Box = Rect{x, y0, x + w*gs.size*gs.scale, y1}.transform(m0)
+				if first {
+					tr.Box, first = g.Box, false
+				} else {
+					tr.Box = tr.Box.Union(g.Box)
+				}
+				if len(text)+len(g.Text) <= maxRunText {
+					text = append(text, g.Text...)
+				}
+				if r.glyphs < maxGlyphs {
+					r.in.glyphs = append(r.in.glyphs, g)
+					r.glyphs++
+				} else {
+					r.page.Truncated = true
+				}
+				adv := w*gs.size + gs.charSpace
+				if n == 1 && code == ' ' {
+					adv += gs.wordSpace
+				}
+				x += adv * gs.scale
+			}
+		default:
+			if adj, ok := cos.AsNumber(v); ok && !math.IsNaN(adj) && !math.IsInf(adj, 0) {
+				x -= adj / 1000 * gs.size * gs.scale
+			}
+		}
+	}
+	r.tm = Matrix{1, 0, 0, 1, x, 0}.Mul(r.tm)
+	// Earlier runs keep slices of an older backing array when this one
+	// grows; their glyphs are final, so that is harmless.
+	tr.Glyphs = r.in.glyphs[start:len(r.in.glyphs):len(r.in.glyphs)]
+	if first || !tr.Box.finite() {
+		r.in.glyphs = r.in.glyphs[:start]
+		return
+	}
+	tr.Text = string(text)
+	tr.Clipped = !tr.Box.Overlaps(gs.clip) && !(tr.Box.Area() == 0 && gs.clip.Contains(tr.Box, 0))
+	r.page.Text = append(r.page.Text, tr)
+}

@@ -1,0 +1,153 @@
+// Package paint is the content-stream interpreter: it runs a page's
+// operators (graphics state stack, CTM, text state and matrices, colours,
+// clipping by bounding box, Form XObjects, inline images, marked content)
+// and returns what the page paints, in paint order, in page space: text
+// runs decoded through the font's encoding and ToUnicode map, filled and
+// stroked paths, and image placements, each tagged with the revision that
+// wrote the stream it came from.
+//
+// Nothing is rendered. Boxes are bounding boxes; a clip is tracked as the
+// bounding box of the clipping paths, which is what overlap rules need.
+// Work is bounded per page (operators, glyphs, paths, images, form depth)
+// and by the caller's decompression budget and deadline.
+package paint
+
+import "github.com/doctrust/doctrust/engine/pdf/cos"
+
+// Limits of one page walk.
+const (
+	maxOps        = 2_000_000 // operators, forms included
+	maxGlyphs     = 200_000
+	maxRuns       = 50_000
+	maxShapes     = 50_000
+	maxImages     = 10_000
+	maxRunText    = 4 << 10 // bytes of decoded text kept per run
+	maxFormDepth  = 12
+	maxGStack     = 64
+	maxMarked     = 64
+	maxFonts      = 4096
+	maxPathPoints = 5 // points kept per subpath to recognise a rectangle
+	maxFormCache  = 16 << 20
+	stopEvery     = 1024
+)
+
+// Source is the document as one revision saw it.
+type Source struct {
+	// Resolve dereferences an object in the revision's view.
+	Resolve func(cos.Object) cos.Object
+	// Decode returns a stream's decoded data, or nil. content is true for
+	// page content and form streams, false for auxiliary streams (CMaps),
+	// so the caller can keep its cost accounts.
+	Decode func(st *cos.Stream, content bool) []byte
+	// Origin returns the revision (1-based) that wrote object num, or 0.
+	Origin func(num int) int
+	// Stop reports that the deadline passed; the walk ends early.
+	Stop func() bool
+}
+
+func (s Source) origin(num int) int {
+	if s.Origin == nil || num <= 0 {
+		return 0
+	}
+	return s.Origin(num)
+}
+
+func (s Source) decodeAux(st *cos.Stream) []byte {
+	if s.Decode == nil {
+		return nil
+	}
+	return s.Decode(st, false)
+}
+
+// Page is what one page paints, each list in paint order.
+type Page struct {
+	Text   []TextRun
+	Shapes []Shape
+	Images []Image
+	// Streams lists the content streams run directly by the page.
+	Streams []StreamRef
+	// Operators counts the operators run, forms included.
+	Operators int
+	// Truncated is set when a limit or the deadline cut the walk short.
+	Truncated bool
+}
+
+// StreamRef names a content stream and the revision that wrote it.
+type StreamRef struct {
+	Object   int // 0 when the stream is a direct object
+	Revision int
+}
+
+// Glyph is one shown character.
+type Glyph struct {
+	Box  Rect
+	Text string // decoded; "" when the font gives no mapping
+}
+
+// TextRun is the text shown by one operator (Tj, TJ, ' or ").
+type TextRun struct {
+	Seq  int // paint order on the page, shared with shapes and images
+	Font *Font
+	// Size is the font size in page space (text and user scaling applied).
+	Size float64
+	// Mode is the text render mode (0 fill ... 3 invisible ... 7 clip).
+	Mode   int
+	Fill   Color
+	Stroke Color
+	Box    Rect
+	Text   string
+	Glyphs []Glyph
+	// Clipped is set when no part of the run lies inside the clip.
+	Clipped bool
+	// Optional is set inside optional content (BDC /OC).
+	Optional bool
+	Stream   int // object number of the content stream or form
+	Revision int // revision that wrote it (0: unknown)
+	Form     bool
+}
+
+// Shape is one painted path. A path made of rectangles yields one Shape per
+// rectangle (Rect set), and one more for whatever else it holds.
+type Shape struct {
+	Seq          int
+	Box          Rect
+	Rect         bool
+	Fill, Stroke bool
+	FillColor    Color
+	StrokeColor  Color
+	Stream       int
+	Revision     int
+	Form         bool
+}
+
+// Image is one image placement: the unit square under the CTM.
+type Image struct {
+	Seq      int
+	Box      Rect
+	Object   int // image XObject; 0 for inline images
+	Inline   bool
+	Mask     bool  // /ImageMask: painted in the fill colour
+	Fill     Color // the fill colour a mask paints in
+	SoftMask bool  // /SMask or a soft mask in the graphics state
+	Alpha    float64
+	Stream   int
+	Revision int
+	Form     bool
+}
+
+// Interpreter runs pages of one revision's view, sharing parsed fonts and
+// decoded forms between them. It reuses one Page's storage from page to
+// page, so a Page is valid until the next call of Page.
+type Interpreter struct {
+	src       Source
+	fonts     map[int]*Font
+	forms     map[int][]byte
+	formBytes int
+	page      Page
+	glyphs    []Glyph // storage of every run's Glyphs on the current page
+}
+
+// New returns an interpreter over src.
+func New(src Source) *Interpreter {
+	return &Interpreter{src: src, fonts: map[int]*Font{}, forms: map[int][]byte{}}
+}
