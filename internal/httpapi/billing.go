@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strings"
 
 	"github.com/doctrust/doctrust/internal/store"
 )
@@ -71,9 +72,17 @@ func (s *Server) billingWebhook(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	if err := s.cfg.Billing.Webhook(r.Context(), body, r.Header.Get("Stripe-Signature")); err != nil {
+	if err := s.cfg.Billing.Webhook(r.Context(), body, stripeSignature(r)); err != nil {
 		s.fail(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"received": true})
+}
+
+// stripeSignature is the Stripe-Signature header ("t=…,v1=…") whole. The
+// Lambda adapter splits a header that is not on its list of single-valued
+// ones at each comma into several values, so they are joined back; a
+// plain server delivers the one value untouched.
+func stripeSignature(r *http.Request) string {
+	return strings.Join(r.Header.Values("Stripe-Signature"), ",")
 }

@@ -124,6 +124,22 @@ func (t Table) Configure(price func(env string) string, documents func(env strin
 	return out
 }
 
+// Env lists the variables Configure reads, sorted: the deployment must
+// set them where checkout and the webhook run.
+func (t Table) Env() []string {
+	var env []string
+	for _, p := range t.plans {
+		if p.PriceEnv != "" {
+			env = append(env, p.PriceEnv)
+		}
+	}
+	for _, k := range t.packs {
+		env = append(env, k.PriceEnv, k.DocumentsEnv)
+	}
+	slices.Sort(env)
+	return env
+}
+
 // Get returns the named plan. An unknown name on a stored account (which
 // only a hand-edited store can hold) falls back to Free, the plan that
 // grants least, with ok false.

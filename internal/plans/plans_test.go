@@ -84,6 +84,11 @@ func TestPricesAndPacks(t *testing.T) {
 	if got := tab.PaidNames(); !reflect.DeepEqual(got, []string{Solo, Team, Business}) {
 		t.Errorf("PaidNames = %v", got)
 	}
+	want := []string{"CREDITS_LARGE_DOCUMENTS", "CREDITS_SMALL_DOCUMENTS", "STRIPE_PRICE_BUSINESS", "STRIPE_PRICE_CREDITS_LARGE",
+		"STRIPE_PRICE_CREDITS_SMALL", "STRIPE_PRICE_SOLO", "STRIPE_PRICE_TEAM"}
+	if got := tab.Env(); !reflect.DeepEqual(got, want) {
+		t.Errorf("Env = %v", got)
+	}
 	if got := tab.PackNames(); !reflect.DeepEqual(got, []string{PackSmall, PackLarge}) {
 		t.Errorf("PackNames = %v", got)
 	}
