@@ -33,8 +33,9 @@ import (
 // window for the whole endpoint, counted once an event's signature holds.
 var WebhookRule = ratelimit.Rule{Name: "webhook", Limit: 600, Window: time.Minute}
 
-// requestTimeout bounds one call to Stripe, retries included, well inside
-// a Lambda invocation's 15 seconds.
+// requestTimeout bounds each attempt of a call to Stripe; the request's
+// context (in Lambda, the invocation's deadline) bounds the call with its
+// retry.
 const requestTimeout = 10 * time.Second
 
 // Metadata keys set on every Checkout Session (and on the subscription it
