@@ -10,6 +10,11 @@ STATICCHECK_VERSION := v0.8.2
 DDB_LOCAL_PKG := amplify-dynamodb-simulator@2.9.30
 DDB_LOCAL_JAR := .tools/node_modules/amplify-dynamodb-simulator/emulator/DynamoDBLocal.jar
 
+# stripe-mock, Stripe's API stand-in, run by the billing tests on 127.0.0.1
+# (internal/stripemock); built from its module at this exact version.
+STRIPE_MOCK_VERSION := v0.203.0
+STRIPE_MOCK ?= .tools/bin/stripe-mock
+
 build:
 	$(GO) build -o bin/doctrust ./cmd/doctrust
 	$(GO) build -o bin/doctrust-mcp ./cmd/doctrust-mcp
@@ -19,20 +24,27 @@ run:
 	$(GO) run ./cmd/doctrust serve
 
 test: fmt-check vet lint tools-if-possible
-	$(GO) test -count=1 $(PKGS)
+	STRIPE_MOCK_BIN=$(abspath $(STRIPE_MOCK)) $(GO) test -count=1 $(PKGS)
 
-tools: $(DDB_LOCAL_JAR)
+tools: $(DDB_LOCAL_JAR) $(STRIPE_MOCK)
 
 $(DDB_LOCAL_JAR):
 	npm install --prefix .tools --no-audit --no-fund --loglevel=error $(DDB_LOCAL_PKG)
 	@test -f $@
 
-# Outside CI a machine without npm or Java still runs every other test;
-# the DynamoDB suite then says it skipped. CI (.ci/run) installs strictly.
+$(STRIPE_MOCK):
+	GOBIN=$(abspath $(dir $@)) $(GO) install github.com/stripe/stripe-mock@$(STRIPE_MOCK_VERSION)
+	@test -x $@
+
+# Outside CI a machine without npm or Java (or without the module proxy)
+# still runs every other test; the DynamoDB and stripe-mock tests then say
+# they skipped. CI (.ci/run) installs strictly.
 tools-if-possible:
 	@if [ -f $(DDB_LOCAL_JAR) ]; then :; \
-	elif command -v npm >/dev/null && command -v java >/dev/null; then $(MAKE) --no-print-directory tools; \
+	elif command -v npm >/dev/null && command -v java >/dev/null; then $(MAKE) --no-print-directory $(DDB_LOCAL_JAR); \
 	else echo "note: npm or java missing; DynamoDB Local tests will skip (make tools installs it)"; fi
+	@[ -x $(STRIPE_MOCK) ] || $(MAKE) --no-print-directory $(STRIPE_MOCK) || \
+	echo "note: stripe-mock could not be built; the billing API tests will skip (make tools builds it)"
 
 vet:
 	$(GO) vet $(PKGS)

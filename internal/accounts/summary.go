@@ -43,11 +43,35 @@ type QuotaView struct {
 	Credits   int    `json:"credits"`
 }
 
+// BillingView is the account's standing with the payment processor.
+type BillingView struct {
+	// Portal: a customer exists, so POST /billing/portal opens.
+	Portal bool `json:"portal"`
+	// Subscription: a subscription is live (a plan is changed in the
+	// portal, not by another checkout).
+	Subscription       bool       `json:"subscription"`
+	PeriodStart        *time.Time `json:"periodStart,omitempty"`
+	PeriodEnd          *time.Time `json:"periodEnd,omitempty"`
+	LastPaymentFailure *time.Time `json:"lastPaymentFailure,omitempty"`
+}
+
+func billingView(b store.Billing) BillingView {
+	opt := func(t time.Time) *time.Time {
+		if t.IsZero() {
+			return nil
+		}
+		return &t
+	}
+	return BillingView{Portal: b.CustomerID != "", Subscription: b.SubscriptionID != "",
+		PeriodStart: opt(b.PeriodStart), PeriodEnd: opt(b.PeriodEnd), LastPaymentFailure: opt(b.PaymentFailedAt)}
+}
+
 // Me is GET /me.
 type Me struct {
-	User  UserView  `json:"user"`
-	Quota QuotaView `json:"quota"`
-	Keys  []KeyView `json:"keys"`
+	User    UserView    `json:"user"`
+	Quota   QuotaView   `json:"quota"`
+	Keys    []KeyView   `json:"keys"`
+	Billing BillingView `json:"billing"`
 }
 
 // Summary is the account, its keys and its month so far.
@@ -63,7 +87,7 @@ func (s *Service) Summary(ctx context.Context, a store.Account) (Me, error) {
 	}
 	plan, _ := s.Plans.Get(a.Plan)
 	st := metering.StatusOf(plan, bal)
-	me := Me{User: View(a), Keys: []KeyView{}, Quota: QuotaView{Month: month, Limit: st.Limit, Used: st.Used,
+	me := Me{User: View(a), Keys: []KeyView{}, Billing: billingView(a.Billing), Quota: QuotaView{Month: month, Limit: st.Limit, Used: st.Used,
 		Remaining: st.Remaining, Ceiling: st.Ceiling, State: string(st.State), Credits: st.Credits}}
 	for _, k := range keys {
 		v := KeyView{ID: k.ID, Preview: k.Preview, State: "active", Created: k.Created}

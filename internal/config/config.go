@@ -15,6 +15,7 @@ import (
 
 	"github.com/doctrust/doctrust/internal/accounts"
 	"github.com/doctrust/doctrust/internal/analysis"
+	"github.com/doctrust/doctrust/internal/billing"
 	"github.com/doctrust/doctrust/internal/httpapi"
 	"github.com/doctrust/doctrust/internal/mail"
 	"github.com/doctrust/doctrust/internal/metering"
@@ -43,9 +44,11 @@ type Service struct {
 // Close releases what the service holds.
 func (s *Service) Close() error { return s.Store.Close() }
 
-// Plans reads the plan table (BUSINESS_QUOTA sets the business quota).
+// Plans reads the plan table: BUSINESS_QUOTA sets the business quota,
+// and the variables the table names set its prices and pack sizes.
 func Plans(getenv func(string) string) plans.Table {
-	return plans.New(Int(getenv, "BUSINESS_QUOTA", plans.DefaultBusinessQuota))
+	return plans.New(Int(getenv, "BUSINESS_QUOTA", plans.DefaultBusinessQuota)).
+		Configure(getenv, func(name string, def int) int { return Int(getenv, name, def) })
 }
 
 // Secret is the receipt secret: RECEIPT_SECRET, or the one generated into st.
@@ -98,6 +101,9 @@ func Server(ctx context.Context, mode Mode, getenv func(string) string, logTo io
 		Meter:    &metering.Meter{Store: st, Plans: planTable, AnonPerHour: Int(getenv, "ANON_LIMIT_PER_HOUR", metering.DefaultAnonPerHour)},
 		Limiter:  limiter,
 		Accounts: &accounts.Service{Store: st, Plans: planTable, Limiter: limiter, Mail: sender, BaseURL: baseURL, Logger: logger},
+		Billing: billing.New(billing.Config{Store: st, Plans: planTable, Limiter: limiter,
+			SecretKey: getenv("STRIPE_SECRET_KEY"), WebhookSecret: getenv("STRIPE_WEBHOOK_SECRET"),
+			APIBase: getenv("STRIPE_API_BASE"), BaseURL: baseURL, Logger: logger}),
 		// Only a local plain-http address may carry the cookie without Secure.
 		CookieSecure:     mode == Lambda || !strings.HasPrefix(baseURL, "http://"),
 		TrustedProxyHops: NonNegInt(getenv, "TRUSTED_PROXY_HOPS", 0),

@@ -10,7 +10,6 @@
 package ddblocal
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"net"
@@ -22,6 +21,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/doctrust/doctrust/internal/testproc"
 )
 
 // startTimeout bounds the JVM's start-up; a cold JVM on a loaded CI
@@ -36,7 +37,7 @@ var pkgDir = filepath.Join(".tools", "node_modules", "amplify-dynamodb-simulator
 func Dir() (string, bool) {
 	dir := os.Getenv("DYNAMODB_LOCAL_DIR")
 	if dir == "" {
-		root, ok := repoRoot()
+		root, ok := testproc.RepoRoot()
 		if !ok {
 			return "", false
 		}
@@ -44,25 +45,6 @@ func Dir() (string, bool) {
 	}
 	_, err := os.Stat(filepath.Join(dir, "DynamoDBLocal.jar"))
 	return dir, err == nil
-}
-
-// repoRoot walks up from the working directory (a package folder under
-// `go test`) to the folder holding go.mod.
-func repoRoot() (string, bool) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", false
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, true
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", false
-		}
-		dir = parent
-	}
 }
 
 // Start runs DynamoDB Local in memory on a free port and returns its
@@ -99,9 +81,9 @@ func start(dir string) (string, func(), error) {
 		"-jar", filepath.Join(dir, "DynamoDBLocal.jar"),
 		"-inMemory", "-disableTelemetry", "-port", strconv.Itoa(port))
 	cmd.Dir = work
-	out := &limitedBuffer{max: 16 << 10}
+	out := &testproc.LimitedBuffer{Max: 16 << 10}
 	cmd.Stdout, cmd.Stderr = out, out
-	setParentDeathSignal(cmd)
+	testproc.SetParentDeathSignal(cmd)
 	if err := cmd.Start(); err != nil {
 		os.RemoveAll(work)
 		return "", nil, fmt.Errorf("ddblocal: starting java: %w", err)
@@ -156,29 +138,6 @@ func freePort() (int, error) {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
-}
-
-// limitedBuffer keeps the first max bytes of the JVM's output: enough to
-// explain a failed start-up without holding a chatty log in memory.
-type limitedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-	max int
-}
-
-func (b *limitedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if room := b.max - b.buf.Len(); room > 0 {
-		b.buf.Write(p[:min(len(p), room)])
-	}
-	return len(p), nil
-}
-
-func (b *limitedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 var (

@@ -27,20 +27,23 @@ type function struct {
 	routes        [][2]string // method, path
 }
 
-// resources reads the template's Resources with yaml.Node, so
-// CloudFormation tags (!Ref, !Sub) need no special decoding.
-func resources(t *testing.T) *yaml.Node {
+// doc reads the template with yaml.Node, so CloudFormation tags (!Ref,
+// !Sub) need no special decoding.
+func doc(t *testing.T) *yaml.Node {
 	t.Helper()
 	b, err := os.ReadFile("../../template.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(b, &doc); err != nil {
+	var d yaml.Node
+	if err := yaml.Unmarshal(b, &d); err != nil {
 		t.Fatal(err)
 	}
-	return get(doc.Content[0], "Resources")
+	return d.Content[0]
 }
+
+// resources is the template's Resources.
+func resources(t *testing.T) *yaml.Node { return get(doc(t), "Resources") }
 
 // get is a mapping's value for key, or nil.
 func get(n *yaml.Node, key string) *yaml.Node {
@@ -253,4 +256,35 @@ func uniqueNonEmpty(xs []string) map[string]bool {
 		}
 	}
 	return m
+}
+
+// TestBillingEnvironment: the function serving checkout and the webhook
+// gets every variable the plan table reads (prices and pack sizes) and the
+// two Stripe secrets, each from a parameter, the secrets without echo.
+func TestBillingEnvironment(t *testing.T) {
+	res := resources(t)
+	var fn *yaml.Node
+	for _, f := range functions(t) {
+		for _, rt := range f.routes {
+			if rt == [2]string{"POST", "/api/v1/billing/webhook"} {
+				fn = get(res, f.name)
+			}
+		}
+	}
+	if fn == nil {
+		t.Fatal("no function serves POST /api/v1/billing/webhook")
+	}
+	vars := get(get(get(fn, "Properties"), "Environment"), "Variables")
+	params := get(doc(t), "Parameters")
+	secrets := map[string]bool{"STRIPE_SECRET_KEY": true, "STRIPE_WEBHOOK_SECRET": true}
+	for _, name := range append(plans.New(0).Env(), "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET") {
+		v := get(vars, name)
+		if v == nil || v.Tag != "!Ref" || get(params, v.Value) == nil {
+			t.Errorf("billing function: %s is not set from a parameter", name)
+			continue
+		}
+		if secrets[name] && value(get(get(params, v.Value), "NoEcho")) != "true" {
+			t.Errorf("parameter %s holds a secret but echoes", v.Value)
+		}
+	}
 }

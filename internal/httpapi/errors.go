@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/doctrust/doctrust/internal/accounts"
+	"github.com/doctrust/doctrust/internal/billing"
 	"github.com/doctrust/doctrust/internal/metering"
 	"github.com/doctrust/doctrust/internal/ratelimit"
 )
@@ -40,6 +41,14 @@ const (
 	RateLimited      Code = "rate_limited"
 	Busy             Code = "busy"
 	Internal         Code = "internal_error"
+	// billing
+	InvalidSignature      Code = "invalid_signature"
+	PlanAlreadyActive     Code = "plan_already_active"
+	SubscriptionActive    Code = "subscription_active"
+	FreePlanOnly          Code = "free_plan_only"
+	NoBillingCustomer     Code = "no_billing_customer"
+	PaymentProcessorError Code = "payment_processor_error"
+	BillingUnavailable    Code = "billing_unavailable"
 )
 
 var statuses = map[Code]int{
@@ -66,6 +75,14 @@ var statuses = map[Code]int{
 	RateLimited:      http.StatusTooManyRequests,
 	Busy:             http.StatusServiceUnavailable,
 	Internal:         http.StatusInternalServerError,
+	// billing
+	InvalidSignature:      http.StatusBadRequest,
+	PlanAlreadyActive:     http.StatusConflict,
+	SubscriptionActive:    http.StatusConflict,
+	FreePlanOnly:          http.StatusConflict,
+	NoBillingCustomer:     http.StatusConflict,
+	PaymentProcessorError: http.StatusBadGateway,
+	BillingUnavailable:    http.StatusServiceUnavailable,
 }
 
 // Error is an API error: its code, the extra body fields SPEC.md names for
@@ -108,6 +125,8 @@ func apiError(err error) *Error {
 		qe *metering.QuotaExceeded
 		rl *ratelimit.Exceeded
 		in *accounts.InputError
+		bi *billing.InputError
+		pe *billing.ProcessorError
 	)
 	switch {
 	case errors.As(err, &e):
@@ -132,6 +151,25 @@ func apiError(err error) *Error {
 		return &Error{Code: RateLimited, Fields: map[string]any{"retryAfterSeconds": rl.RetryAfter}, RetryAfter: rl.RetryAfter}
 	case errors.Is(err, metering.ErrInvalidKey):
 		return E(InvalidAPIKey)
+	// billing
+	case errors.As(err, &bi):
+		return E(InvalidRequest, "message", bi.Message)
+	case errors.Is(err, billing.ErrBadEvent):
+		return E(InvalidRequest, "message", "the event could not be read")
+	case errors.Is(err, billing.ErrBadSignature):
+		return E(InvalidSignature)
+	case errors.Is(err, billing.ErrAlreadyOnPlan):
+		return E(PlanAlreadyActive)
+	case errors.Is(err, billing.ErrSubscriptionActive):
+		return E(SubscriptionActive)
+	case errors.Is(err, billing.ErrFreePlanOnly):
+		return E(FreePlanOnly)
+	case errors.Is(err, billing.ErrNoCustomer):
+		return E(NoBillingCustomer)
+	case errors.As(err, &pe):
+		return E(PaymentProcessorError)
+	case errors.Is(err, billing.ErrUnavailable):
+		return E(BillingUnavailable)
 	}
 	return E(Internal)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/doctrust/doctrust/engine/report"
 	"github.com/doctrust/doctrust/internal/accounts"
 	"github.com/doctrust/doctrust/internal/analysis"
+	"github.com/doctrust/doctrust/internal/billing"
 	"github.com/doctrust/doctrust/internal/metering"
 	"github.com/doctrust/doctrust/internal/pool"
 	"github.com/doctrust/doctrust/internal/ratelimit"
@@ -32,6 +33,8 @@ type Config struct {
 	Meter    *metering.Meter
 	// Accounts serves the account and session routes.
 	Accounts *accounts.Service
+	// Billing serves the billing routes; nil answers 503 billing_unavailable.
+	Billing *billing.Service
 	// CookieSecure marks the session cookie Secure (everywhere but a
 	// local http address).
 	CookieSecure bool
@@ -77,6 +80,7 @@ func New(cfg Config) *Server {
 	s.mux.HandleFunc("POST /api/v1/inspect", s.inspect)
 	s.mux.HandleFunc("POST /api/v1/receipt/verify", s.verifyReceipt)
 	s.accountRoutes()
+	s.billingRoutes()
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { writeError(w, E(NotFound)) })
 	return s
 }

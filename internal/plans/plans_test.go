@@ -35,3 +35,61 @@ func TestTable(t *testing.T) {
 		t.Errorf("Names = %v", got)
 	}
 }
+
+func TestPricesAndPacks(t *testing.T) {
+	base := New(0)
+	if p, _ := base.Get(Solo); p.Price != "" || p.PriceEnv != "STRIPE_PRICE_SOLO" {
+		t.Errorf("unconfigured solo = %+v", p)
+	}
+	if k, ok := base.Pack(PackSmall); !ok || k.Documents != 100 || k.Price != "" {
+		t.Errorf("default small pack = %+v, %v", k, ok)
+	}
+	if k, _ := base.Pack(PackLarge); k.Documents != 1000 {
+		t.Errorf("default large pack = %+v", k)
+	}
+	env := map[string]string{
+		"STRIPE_PRICE_SOLO": "price_solo", "STRIPE_PRICE_TEAM": "price_team",
+		"STRIPE_PRICE_CREDITS_SMALL": "price_small", "CREDITS_LARGE_DOCUMENTS": "2500",
+	}
+	tab := base.Configure(func(k string) string { return env[k] }, func(k string, def int) int {
+		if k == "CREDITS_LARGE_DOCUMENTS" {
+			return 2500
+		}
+		return def
+	})
+	if p, ok := tab.ByPrice("price_team"); !ok || p.Name != Team {
+		t.Errorf("ByPrice(price_team) = %+v, %v", p, ok)
+	}
+	for _, unknown := range []string{"", "price_other"} {
+		if p, ok := tab.ByPrice(unknown); ok {
+			t.Errorf("ByPrice(%q) = %+v", unknown, p)
+		}
+	}
+	if p, _ := tab.Get(Business); p.Price != "" {
+		t.Errorf("business has price %q with its variable unset", p.Price)
+	}
+	if k, _ := tab.Pack(PackSmall); k.Price != "price_small" || k.Documents != 100 {
+		t.Errorf("small pack = %+v", k)
+	}
+	if k, _ := tab.Pack(PackLarge); k.Documents != 2500 {
+		t.Errorf("configured large pack = %+v", k)
+	}
+	if _, ok := tab.Pack("huge"); ok {
+		t.Error("unknown pack found")
+	}
+	// Configure copies: the table it started from is unchanged.
+	if p, _ := base.Get(Solo); p.Price != "" {
+		t.Errorf("Configure changed its receiver: %+v", p)
+	}
+	if got := tab.PaidNames(); !reflect.DeepEqual(got, []string{Solo, Team, Business}) {
+		t.Errorf("PaidNames = %v", got)
+	}
+	want := []string{"CREDITS_LARGE_DOCUMENTS", "CREDITS_SMALL_DOCUMENTS", "STRIPE_PRICE_BUSINESS", "STRIPE_PRICE_CREDITS_LARGE",
+		"STRIPE_PRICE_CREDITS_SMALL", "STRIPE_PRICE_SOLO", "STRIPE_PRICE_TEAM"}
+	if got := tab.Env(); !reflect.DeepEqual(got, want) {
+		t.Errorf("Env = %v", got)
+	}
+	if got := tab.PackNames(); !reflect.DeepEqual(got, []string{PackSmall, PackLarge}) {
+		t.Errorf("PackNames = %v", got)
+	}
+}

@@ -42,6 +42,47 @@ type Account struct {
 	// while its Epoch equals its account's, so one write ends every
 	// session of the account at once.
 	SessionEpoch int
+	Billing      Billing
+}
+
+// Billing is an account's standing with the payment processor, written
+// only by the billing webhook (and SetCustomer). Zero on an account that
+// never paid.
+type Billing struct {
+	CustomerID     string // the processor's customer (Stripe cus_…)
+	SubscriptionID string // the subscription behind a paid plan; empty when none
+	// PeriodStart and PeriodEnd bound the subscription's current billing
+	// period; zero until an event has told them.
+	PeriodStart, PeriodEnd time.Time
+	// PlanVersion orders plan assignments (PlanState.Version): the last
+	// one applied. 0 until the first.
+	PlanVersion int64
+	// PaymentFailedAt and PaymentFailedRef record the last failed delayed
+	// payment (its time and checkout session); the plan is left as it was.
+	PaymentFailedAt  time.Time
+	PaymentFailedRef string
+}
+
+// PlanState is an absolute plan assignment from the payment processor:
+// the plan, the subscription behind it (empty: none) and its period.
+// Assignments carry a Version so that replays and events delivered out of
+// order converge on the newest: one older than the account's PlanVersion
+// is refused.
+type PlanState struct {
+	Plan                   string
+	SubscriptionID         string
+	PeriodStart, PeriodEnd time.Time
+	Version                int64
+	// IfSubscription, when set, applies the state only while the account's
+	// subscription is this one or none: the end of one subscription never
+	// clears another that replaced it.
+	IfSubscription string
+}
+
+// PaymentFailure is a failed delayed payment.
+type PaymentFailure struct {
+	At  time.Time
+	Ref string // the checkout session
 }
 
 // Session is a logged-in browser, kept under the hash of its cookie value.
@@ -129,6 +170,16 @@ type Store interface {
 	// session id): a replay of the same grant is ErrConflict and changes
 	// nothing.
 	AddCredits(ctx context.Context, accountID string, n int, grantID string) (Balance, error)
+	// SetCustomer records the account's customer at the payment processor.
+	SetCustomer(ctx context.Context, accountID, customerID string) error
+	// ApplyPlan assigns st (plan, subscription, period, PlanVersion) in one
+	// write. ErrRefused, with nothing written, when st.Version is below the
+	// account's PlanVersion or IfSubscription does not hold; an equal
+	// version applies again (a replay writes the same values).
+	ApplyPlan(ctx context.Context, accountID string, st PlanState) error
+	// RecordPaymentFailure records f unless a later failure is recorded
+	// already (ErrRefused); the plan is untouched.
+	RecordPaymentFailure(ctx context.Context, accountID string, f PaymentFailure) error
 
 	// CreateSession stores a new session.
 	CreateSession(ctx context.Context, sess Session) error

@@ -4,7 +4,10 @@
 //
 //	<prefix>accounts  pk
 //	    acct#<id>           the account: id, email, passwordHash, verified,
-//	                        plan, credits (N), created, sessionEpoch (N)
+//	                        plan, credits (N), created, sessionEpoch (N);
+//	                        billing: stripeCustomer, subscriptionId,
+//	                        periodStart, periodEnd, planVersion (N),
+//	                        paymentFailedAt, paymentFailedRef
 //	    email#<email>       accountId: makes the lower-cased email unique
 //	<prefix>keys      hash (hex SHA-256 of the key)
 //	                        id, accountId, preview, created, revoked, revokedAt
@@ -89,6 +92,14 @@ const (
 	attrSessionEpoch = "sessionEpoch"
 	attrEpoch        = "epoch"
 	attrKind         = "kind"
+	// billing
+	attrCustomer         = "stripeCustomer"
+	attrSubscription     = "subscriptionId"
+	attrPeriodStart      = "periodStart"
+	attrPeriodEnd        = "periodEnd"
+	attrPlanVersion      = "planVersion"
+	attrPaymentFailedAt  = "paymentFailedAt"
+	attrPaymentFailedRef = "paymentFailedRef"
 )
 
 // Config says where the tables are.

@@ -274,15 +274,15 @@ func TestAuthEdges(t *testing.T) {
 	s := open(t, clock.Now).(*Store)
 	now := clock.Now()
 
-	// An account item from before sessions has no sessionEpoch: it reads
-	// as 0 and a reset makes it 1.
+	// An account item from before sessions has no sessionEpoch (nor any
+	// billing attribute): it reads as 0 and a reset makes it 1.
 	legacy := accountItem(store.Account{ID: "acct_old", Email: "old@example.com", Plan: "free", Created: now})
 	delete(legacy, attrSessionEpoch)
 	legacy[attrPK] = sv(acctKey("acct_old"))
 	if _, err := s.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: &s.accounts, Item: legacy}); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := s.Account(ctx, "acct_old"); err != nil || got.SessionEpoch != 0 {
+	if got, err := s.Account(ctx, "acct_old"); err != nil || got.SessionEpoch != 0 || got.Billing != (store.Billing{}) {
 		t.Fatalf("legacy account = %+v, %v", got, err)
 	}
 	tok := store.Token{Hash: "t_old", Kind: store.TokenReset, AccountID: "acct_old", Expires: now.Add(time.Hour)}

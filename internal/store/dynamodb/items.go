@@ -47,6 +47,13 @@ func putS(item map[string]types.AttributeValue, attr, v string) {
 	}
 }
 
+// putT leaves zero times out, as putS does empty strings.
+func putT(item map[string]types.AttributeValue, attr string, t time.Time) {
+	if !t.IsZero() {
+		item[attr] = tv(t)
+	}
+}
+
 // putExpiry stores the exact expiry and the TTL attribute; a zero time
 // means the item never expires.
 func putExpiry(item map[string]types.AttributeValue, t time.Time) {
@@ -147,6 +154,16 @@ func accountItem(a store.Account) map[string]types.AttributeValue {
 	putS(item, attrEmail, a.Email)
 	putS(item, attrPasswordHash, a.PasswordHash)
 	putS(item, attrPlan, a.Plan)
+	b := a.Billing
+	putS(item, attrCustomer, b.CustomerID)
+	putS(item, attrSubscription, b.SubscriptionID)
+	putT(item, attrPeriodStart, b.PeriodStart)
+	putT(item, attrPeriodEnd, b.PeriodEnd)
+	putT(item, attrPaymentFailedAt, b.PaymentFailedAt)
+	putS(item, attrPaymentFailedRef, b.PaymentFailedRef)
+	if b.PlanVersion != 0 {
+		item[attrPlanVersion] = nv(b.PlanVersion)
+	}
 	return item
 }
 
@@ -156,6 +173,12 @@ func decodeAccount(item map[string]types.AttributeValue) (store.Account, error) 
 		ID: r.s(attrID), Email: r.s(attrEmail), PasswordHash: r.s(attrPasswordHash),
 		Verified: r.b(attrVerified), Plan: r.s(attrPlan), Credits: int(r.n(attrCredits)),
 		Created: r.t(attrCreated), SessionEpoch: int(r.n(attrSessionEpoch)),
+		// Items from before billing lack these attributes: zero values.
+		Billing: store.Billing{
+			CustomerID: r.s(attrCustomer), SubscriptionID: r.s(attrSubscription),
+			PeriodStart: r.t(attrPeriodStart), PeriodEnd: r.t(attrPeriodEnd), PlanVersion: r.n(attrPlanVersion),
+			PaymentFailedAt: r.t(attrPaymentFailedAt), PaymentFailedRef: r.s(attrPaymentFailedRef),
+		},
 	}
 	return a, r.err
 }

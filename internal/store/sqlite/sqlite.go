@@ -33,7 +33,14 @@ CREATE TABLE IF NOT EXISTS accounts (
 	plan          TEXT NOT NULL,
 	credits       INTEGER NOT NULL DEFAULT 0,
 	created       INTEGER NOT NULL,
-	session_epoch INTEGER NOT NULL DEFAULT 0
+	session_epoch INTEGER NOT NULL DEFAULT 0,
+	stripe_customer    TEXT NOT NULL DEFAULT '',
+	subscription_id    TEXT NOT NULL DEFAULT '',
+	period_start       INTEGER NOT NULL DEFAULT 0,
+	period_end         INTEGER NOT NULL DEFAULT 0,
+	plan_version       INTEGER NOT NULL DEFAULT 0,
+	payment_failed_at  INTEGER NOT NULL DEFAULT 0,
+	payment_failed_ref TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS api_keys (
 	hash       TEXT PRIMARY KEY,
@@ -91,6 +98,14 @@ CREATE TABLE IF NOT EXISTS tokens (
 // CREATE TABLE IF NOT EXISTS leaves an older file's table as it was.
 var columnsAdded = []struct{ table, column, def string }{
 	{"accounts", "session_epoch", "INTEGER NOT NULL DEFAULT 0"},
+	// billing
+	{"accounts", "stripe_customer", "TEXT NOT NULL DEFAULT ''"},
+	{"accounts", "subscription_id", "TEXT NOT NULL DEFAULT ''"},
+	{"accounts", "period_start", "INTEGER NOT NULL DEFAULT 0"},
+	{"accounts", "period_end", "INTEGER NOT NULL DEFAULT 0"},
+	{"accounts", "plan_version", "INTEGER NOT NULL DEFAULT 0"},
+	{"accounts", "payment_failed_at", "INTEGER NOT NULL DEFAULT 0"},
+	{"accounts", "payment_failed_ref", "TEXT NOT NULL DEFAULT ''"},
 }
 
 // quotaRetention keeps a month's counter long enough for usage pages and
@@ -238,13 +253,16 @@ func insertKey(ctx context.Context, tx *sql.Tx, k store.APIKey) error {
 	return nil
 }
 
-const accountCols = `id, email, password_hash, verified, plan, credits, created, session_epoch`
+const accountCols = `id, email, password_hash, verified, plan, credits, created, session_epoch,
+	stripe_customer, subscription_id, period_start, period_end, plan_version, payment_failed_at, payment_failed_ref`
 
 func scanAccount(row *sql.Row) (store.Account, error) {
 	var a store.Account
 	var verified int
-	var created int64
-	err := row.Scan(&a.ID, &a.Email, &a.PasswordHash, &verified, &a.Plan, &a.Credits, &created, &a.SessionEpoch)
+	var created, periodStart, periodEnd, failedAt int64
+	b := &a.Billing
+	err := row.Scan(&a.ID, &a.Email, &a.PasswordHash, &verified, &a.Plan, &a.Credits, &created, &a.SessionEpoch,
+		&b.CustomerID, &b.SubscriptionID, &periodStart, &periodEnd, &b.PlanVersion, &failedAt, &b.PaymentFailedRef)
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.Account{}, store.ErrNotFound
 	}
@@ -252,6 +270,7 @@ func scanAccount(row *sql.Row) (store.Account, error) {
 		return store.Account{}, fmt.Errorf("sqlite: read account: %w", err)
 	}
 	a.Verified, a.Created = verified != 0, fromNS(created)
+	b.PeriodStart, b.PeriodEnd, b.PaymentFailedAt = fromNS(periodStart), fromNS(periodEnd), fromNS(failedAt)
 	return a, nil
 }
 

@@ -1,6 +1,7 @@
 package sqlite_test
 
 import (
+	"database/sql"
 	"os"
 	"path/filepath"
 	"testing"
@@ -62,5 +63,38 @@ func TestFileIsOwnerOnly(t *testing.T) {
 		if err != nil || fi.Mode().Perm() != 0o600 {
 			t.Errorf("%s: %v %v", p, fi.Mode(), err)
 		}
+	}
+}
+
+// TestMigratesOlderFile: a file written before sessions and billing gains
+// their columns on open; its accounts read with zero values and take
+// billing writes.
+func TestMigratesOlderFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), sqlite.FileName)
+	old, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := old.Exec(`CREATE TABLE accounts (
+		id TEXT PRIMARY KEY, email TEXT NOT NULL UNIQUE COLLATE NOCASE, password_hash TEXT NOT NULL DEFAULT '',
+		verified INTEGER NOT NULL DEFAULT 0, plan TEXT NOT NULL, credits INTEGER NOT NULL DEFAULT 0, created INTEGER NOT NULL);
+		INSERT INTO accounts (id, email, plan, credits, created) VALUES ('acct_old', 'old@example.com', 'solo', 3, 1)`); err != nil {
+		t.Fatal(err)
+	}
+	old.Close()
+	s, err := sqlite.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	a, err := s.Account(t.Context(), "acct_old")
+	if err != nil || a.Plan != "solo" || a.Credits != 3 || a.SessionEpoch != 0 || a.Billing != (store.Billing{}) {
+		t.Fatalf("migrated account = %+v, %v", a, err)
+	}
+	if err := s.ApplyPlan(t.Context(), a.ID, store.PlanState{Plan: "team", SubscriptionID: "sub_1", Version: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if a, _ := s.Account(t.Context(), a.ID); a.Plan != "team" || a.Billing.SubscriptionID != "sub_1" {
+		t.Fatalf("after ApplyPlan: %+v", a)
 	}
 }

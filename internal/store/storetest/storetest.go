@@ -64,6 +64,10 @@ func Run(t *testing.T, open Open) {
 		{"ResetEndsSessions", testReset},
 		{"RotateKey", testRotate},
 		{"TokenRace", testTokenRace},
+		{"BillingCustomer", testBillingCustomer},
+		{"ApplyPlanConverges", testApplyPlan},
+		{"ApplyPlanRace", testApplyPlanRace},
+		{"PaymentFailure", testPaymentFailure},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			clock := &Clock{now: time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)}
