@@ -47,6 +47,10 @@ type analysis struct {
 	// over (almost) the whole page; nil in triage mode.
 	fullPageImagePages []int
 	changes            []RevisionChange
+	// sigs, spans and kinds serve the signature families (signatures.go).
+	sigs  *sigInventory
+	spans []span
+	kinds []changeKinds
 	// uncountedBytes were decoded but are not part of summary.cost.
 	uncountedBytes int64
 	faults         []string
@@ -110,6 +114,8 @@ var families = []family{
 	{"incremental-updates", (*analysis).incrementalUpdates},
 	{"active-content", (*analysis).activeContent},
 	{"metadata-inconsistency", (*analysis).metadataInconsistency},
+	{"signature-coverage", (*analysis).signatureCoverage},
+	{"signature-permissions", (*analysis).signaturePermissions},
 }
 
 // skipped applies the mode and encryption rules of the family catalogue.
