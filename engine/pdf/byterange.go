@@ -2,6 +2,7 @@ package pdf
 
 import (
 	"bytes"
+	"encoding/hex"
 	"math"
 
 	"github.com/doctrust/doctrust/engine/pdf/cos"
@@ -231,6 +232,21 @@ func (a *analysis) revisionWriting(num int) int {
 func hexStringAt(data []byte, at int, want []byte) (end int, same bool) {
 	if at < 0 || at >= len(data) || data[at] != '<' {
 		return at, false
+	}
+	// Signing tools write the string without white space: decode it in
+	// blocks, falling back to the digit-by-digit reading below otherwise.
+	if end := at + 1 + 2*len(want); end < len(data) && data[end] == '>' {
+		var buf [512]byte
+		ok := true
+		for i := 0; ok && i < len(want); i += len(buf) {
+			n := min(len(buf), len(want)-i)
+			src := data[at+1+2*i : at+1+2*(i+n)]
+			_, err := hex.Decode(buf[:n], src)
+			ok = err == nil && bytes.Equal(buf[:n], want[i:i+n])
+		}
+		if ok {
+			return end + 1, true
+		}
 	}
 	n, hi, half := 0, byte(0), false
 	same = true

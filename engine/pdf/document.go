@@ -28,7 +28,6 @@ func (a *analysis) readDocument() {
 			doc.Pages = int(n)
 		}
 	}
-	doc.Signed = len(a.signatures().sigs) > 0
 	if f.Encrypted {
 		// Info strings and the XMP stream are encrypted: nothing textual
 		// can be read without decrypting, which this engine does not do.

@@ -71,7 +71,7 @@ func (a *analysis) assessRevisions(cert *signature, ev map[string]any) (assessed
 	changes := a.revisionChanges()
 	var list []map[string]any
 	first := 0
-	for i, k := range a.revisionKinds() {
+	for _, k := range a.revisionKinds() {
 		if k.revision <= base {
 			continue
 		}
@@ -85,7 +85,7 @@ func (a *analysis) assessRevisions(cert *signature, ev map[string]any) (assessed
 				first = k.revision
 			}
 		}
-		list = append(list, map[string]any{"revision": k.revision, "touched": changes[i].Touched, "assessment": as})
+		list = append(list, map[string]any{"revision": k.revision, "touched": changes[k.revision-2].Touched, "assessment": as})
 	}
 	ev["p"] = cert.p
 	ev["certificationObject"] = cert.num

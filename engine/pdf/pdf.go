@@ -69,6 +69,7 @@ func Analyze(ctx context.Context, data []byte, header int, opt Options) (*report
 	}
 	a := &analysis{f: f, opt: opt, r: report.New(report.MediaPDF, int64(len(data)))}
 	a.safe("document", a.readDocument)
+	a.safe("signatures", a.readSigned)
 	if !opt.Triage && !f.Encrypted {
 		a.safe("content", a.walkContent)
 	}

@@ -93,16 +93,23 @@ func modificationLevel(kinds []changeKinds, rev int) string {
 	return modificationLevels[level]
 }
 
-// revisionKinds classifies every appended revision once, index i holding
-// revision i+2.
+// revisionKinds classifies, once, every revision appended after the first
+// one a signature vouches for: no family asks about earlier ones.
 func (a *analysis) revisionKinds() []changeKinds {
 	if a.kinds != nil || len(a.f.Revisions) < 2 {
 		return a.kinds
 	}
-	changes := a.revisionChanges()
+	a.kinds = []changeKinds{}
+	from := a.signatures().earliestBase()
+	if from == 0 {
+		return a.kinds
+	}
 	budget := maxRoleNodes
 	var prev *viewRoles
-	for _, ch := range changes {
+	for _, ch := range a.revisionChanges() {
+		if ch.Revision <= from {
+			continue
+		}
 		if prev == nil || prev.rev != ch.Revision-1 {
 			prev = a.rolesOf(ch.Revision-1, &budget)
 		}

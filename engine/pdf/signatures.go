@@ -47,6 +47,13 @@ type sigInventory struct {
 	budget      int // field-walk nodes left for the older views
 }
 
+// readSigned sets document.signed: any signature value in the newest view.
+// It runs as a step of its own so that a fault in the inventory leaves the
+// rest of the document block intact.
+func (a *analysis) readSigned() {
+	a.r.Document.Signed = len(a.signatures().sigs) > 0
+}
+
 // signatures builds the inventory once; document.signed, signature-coverage
 // and signature-permissions all read it.
 func (a *analysis) signatures() *sigInventory {
@@ -169,6 +176,18 @@ func (s *signature) emptyValue() bool {
 		}
 	}
 	return true
+}
+
+// earliestBase is the first revision a signature vouches for (0: none):
+// only the revisions after it need classifying.
+func (inv *sigInventory) earliestBase() int {
+	first := 0
+	for _, s := range inv.sigs {
+		if b := s.cov.base(); first == 0 || b < first {
+			first = b
+		}
+	}
+	return first
 }
 
 // certification returns the certification signature, or nil.

@@ -2,6 +2,8 @@ package pdf
 
 import (
 	"bytes"
+	"cmp"
+	"slices"
 
 	"github.com/doctrust/doctrust/engine/pdf/cos"
 	"github.com/doctrust/doctrust/engine/pdf/file"
@@ -47,12 +49,8 @@ func (a *analysis) removedSignatures() detached {
 	var cands []*candidate
 	listed := map[int]bool{}
 	for r := 1; r < n; r++ {
-		rev := a.f.Revisions[r-1]
-		if rev.Start >= rev.End || !bytes.Contains(a.f.Data[rev.Start:rev.End], []byte("/ByteRange")) {
-			continue
-		}
-		for _, e := range rev.Entries {
-			if e.Kind != file.InUse || current[int(e.Num)] || listed[int(e.Num)] {
+		for _, e := range a.entriesHolding(r, "/ByteRange") {
+			if current[int(e.Num)] || listed[int(e.Num)] {
 				continue
 			}
 			if a.f.Deadline() != nil {
@@ -96,6 +94,37 @@ func (a *analysis) removedSignatures() detached {
 		}
 		c.present, c.removedIn = c.seen, c.seen+1
 		out.removed = append(out.removed, c.removedSig)
+	}
+	return out
+}
+
+// entriesHolding lists revision r's own in-use entries whose object text
+// contains marker: for each occurrence in the revision's bytes, the entry
+// that starts last before it. Only those objects are parsed.
+func (a *analysis) entriesHolding(r int, marker string) []file.Entry {
+	rev := a.f.Revisions[r-1]
+	if rev.Start < 0 || rev.Start >= rev.End || rev.End > len(a.f.Data) {
+		return nil
+	}
+	var byOffset []file.Entry
+	for _, e := range rev.Entries {
+		if e.Kind == file.InUse && e.Off >= int64(rev.Start) && e.Off < int64(rev.End) {
+			byOffset = append(byOffset, e)
+		}
+	}
+	slices.SortFunc(byOffset, func(x, y file.Entry) int { return cmp.Compare(x.Off, y.Off) })
+	var out []file.Entry
+	for pos := rev.Start; len(out) < len(byOffset); {
+		i := bytes.Index(a.f.Data[pos:rev.End], []byte(marker))
+		if i < 0 {
+			break
+		}
+		at := pos + i
+		pos = at + len(marker)
+		j, _ := slices.BinarySearchFunc(byOffset, int64(at), func(e file.Entry, off int64) int { return cmp.Compare(e.Off, off) })
+		if j > 0 && (len(out) == 0 || out[len(out)-1] != byOffset[j-1]) {
+			out = append(out, byOffset[j-1])
+		}
 	}
 	return out
 }
