@@ -7,8 +7,9 @@ import (
 	"github.com/doctrust/doctrust/engine/pdf/file"
 )
 
-// maxReferrerObjects bounds the objects one view's referrer scan reads.
-const maxReferrerObjects = 200000
+// maxReferrerObjects bounds the objects the referrer scans of one
+// analysis read together.
+const maxReferrerObjects = 500000
 
 // maxAppearanceDepth bounds the appearance objects followed up to a widget
 // (an /AP dictionary, a state dictionary, a nested XObject).
@@ -22,7 +23,7 @@ const maxAppearanceDepth = 4
 // ok is false when the scan was cut short.
 func (c classifier) appearanceOwner(num int) (owner *formField, shared, ok bool) {
 	old := c.old
-	refs, ok := c.a.referrers(old, c.cur)
+	refs, ok := c.a.referrers(old, c.cur, c.scans)
 	if !ok {
 		return nil, false, false
 	}
@@ -56,8 +57,8 @@ func (c classifier) appearanceOwner(num int) (owner *formField, shared, ok bool)
 
 // referrers maps the appearance objects of view v and of the view after it
 // to the objects of v naming them (0 for the trailer), scanning every
-// object of v once, on first need.
-func (a *analysis) referrers(v, next *viewRoles) (map[int][]int, bool) {
+// object of v once, on first need; scans counts down the objects read.
+func (a *analysis) referrers(v, next *viewRoles, scans *int) (map[int][]int, bool) {
 	if v.referrers != nil {
 		return v.referrers, v.referrersOK
 	}
@@ -95,9 +96,10 @@ func (a *analysis) referrers(v, next *viewRoles) (map[int][]int, bool) {
 			if e.Num == 0 || e.Kind == file.Free {
 				continue
 			}
-			if len(done) > maxReferrerObjects || a.f.Deadline() != nil {
+			if *scans <= 0 || a.f.Deadline() != nil {
 				return v.referrers, false
 			}
+			*scans--
 			add(int(e.Num), a.f.Load(e, v.rev))
 		}
 	}

@@ -14,6 +14,66 @@ func (a *analysis) signatureCoverage() *report.Finding {
 	if len(inv.sigs) == 0 && len(gone.removed) == 0 {
 		return nil
 	}
+	t := a.tally(inv)
+	ev := map[string]any{
+		"signatureCount":        t.counts[sigApproval] + t.counts[sigCertification],
+		"timestampCount":        t.counts[sigTimestamp],
+		"usageRightsCount":      t.counts[sigUsageRights],
+		"certified":             t.counts[sigCertification] > 0,
+		"dss":                   a.catalog.Has("DSS"),
+		"emptySignatureFields":  inv.emptyFields,
+		"emptySignatureValues":  t.emptyValues,
+		"unsignedRevisions":     t.unsigned,
+		"contentRevisionsAfter": t.contentRevisions,
+		"orphanSignatureValues": gone.orphans,
+		"inventoryTruncated":    inv.truncated || gone.truncated,
+		"revisions":             len(a.f.Revisions),
+	}
+	report.Capped(ev, "signatures", t.list)
+	removed := make([]map[string]any, 0, len(gone.removed))
+	for _, r := range gone.removed {
+		e := map[string]any{"object": r.num, "kind": r.kind, "presentInRevision": r.present, "removedInRevision": r.removedIn}
+		a.untrusted(e, "field", r.field)
+		removed = append(removed, e)
+	}
+	report.Capped(ev, "removedSignatures", removed)
+
+	var v variants
+	if len(gone.removed) > 0 {
+		v.add(report.High, report.Msg("signature-coverage.signature-removed", "removed", len(gone.removed)))
+	}
+	if t.anomalous > 0 {
+		v.add(report.High, report.Msg("signature-coverage.range-anomaly", "signatures", t.anomalous))
+	}
+	if t.contentRevisions > 0 {
+		v.add(report.Medium, report.Msg("signature-coverage.content-after-signing", "revisions", t.contentRevisions))
+	}
+	if t.unsigned > 0 {
+		v.add(report.Low, report.Msg("signature-coverage.unsigned-changes", "revisions", t.unsigned))
+	}
+	if t.usageRightsAnomalous > 0 {
+		v.add(report.Low, report.Msg("signature-coverage.usage-rights-anomaly", "signatures", t.usageRightsAnomalous))
+	}
+	if len(v.msgs) == 0 {
+		v.add(report.Info, report.Msg("signature-coverage.intact",
+			"signatures", t.counts[sigApproval]+t.counts[sigCertification], "timestamps", t.counts[sigTimestamp]))
+	}
+	return v.finding("signature-coverage", ev)
+}
+
+// coverageTally is what signature-coverage counts over the inventory.
+type coverageTally struct {
+	counts                          map[string]int // by kind
+	emptyValues                     int
+	anomalous, usageRightsAnomalous int
+	// unsigned counts revisions after the last well-formed signature that
+	// change more than validation data; contentRevisions counts revisions
+	// after the first signature that touch page content.
+	unsigned, contentRevisions int
+	list                       []map[string]any
+}
+
+func (a *analysis) tally(inv *sigInventory) coverageTally {
 	kinds := a.revisionKinds()
 	contentAfter := func(rev int) (n int) {
 		for _, k := range kinds {
@@ -23,101 +83,44 @@ func (a *analysis) signatureCoverage() *report.Finding {
 		}
 		return n
 	}
-
-	counts := map[string]int{}
-	emptyValues := 0
-	anomalous, urAnomalous := 0, 0
-	firstSigned, lastSigned := 0, 0
-	list := make([]map[string]any, 0, len(inv.sigs))
+	t := coverageTally{counts: map[string]int{}}
+	first, last := 0, 0
 	for _, s := range inv.sigs {
-		counts[s.kind]++
+		t.counts[s.kind]++
 		if s.emptyValue() {
-			emptyValues++
+			t.emptyValues++
 		}
 		base := s.cov.base()
 		e := a.signatureEvidence(s, contentAfter(base) > 0)
 		e["modificationLevel"] = modificationLevel(kinds, base)
-		list = append(list, e)
-		if s.kind == sigUsageRights {
+		t.list = append(t.list, e)
+		switch {
+		case s.kind == sigUsageRights:
 			// Usage rights enable viewer features; they vouch for no content.
 			if len(s.cov.anomalies) > 0 {
-				urAnomalous++
+				t.usageRightsAnomalous++
 			}
 			continue
+		case len(s.cov.anomalies) > 0:
+			t.anomalous++
+		default:
+			last = max(last, base)
 		}
-		if len(s.cov.anomalies) > 0 {
-			anomalous++
-		} else {
-			lastSigned = max(lastSigned, base)
-		}
-		if firstSigned == 0 || base < firstSigned {
-			firstSigned = base
-		}
-	}
-	unsigned := 0
-	if lastSigned > 0 {
-		for _, k := range kinds {
-			// P=1 permits only what validation data adds: beyond it, an
-			// unsigned revision changed the document.
-			if k.revision > lastSigned && breaks(k.assess(1)) {
-				unsigned++
-			}
+		if first == 0 || base < first {
+			first = base
 		}
 	}
-	contentRevisions := 0
-	if firstSigned > 0 {
-		contentRevisions = contentAfter(firstSigned)
+	for _, k := range kinds {
+		// P=1 permits only what validation data adds: beyond it, an
+		// unsigned revision changed the document.
+		if last > 0 && k.revision > last && breaks(k.assess(1)) {
+			t.unsigned++
+		}
 	}
-
-	ev := map[string]any{
-		"signatureCount":        counts[sigApproval] + counts[sigCertification],
-		"timestampCount":        counts[sigTimestamp],
-		"usageRightsCount":      counts[sigUsageRights],
-		"certified":             counts[sigCertification] > 0,
-		"dss":                   a.catalog.Has("DSS"),
-		"emptySignatureFields":  inv.emptyFields,
-		"emptySignatureValues":  emptyValues,
-		"unsignedRevisions":     unsigned,
-		"contentRevisionsAfter": contentRevisions,
-		"orphanSignatureValues": gone.orphans,
-		"inventoryTruncated":    inv.truncated || gone.truncated,
-		"revisions":             len(a.f.Revisions),
+	if first > 0 {
+		t.contentRevisions = contentAfter(first)
 	}
-	report.Capped(ev, "signatures", list)
-	removed := make([]map[string]any, 0, len(gone.removed))
-	for _, r := range gone.removed {
-		e := map[string]any{"object": r.num, "kind": r.kind, "presentInRevision": r.present, "removedInRevision": r.removedIn}
-		a.untrusted(e, "field", r.field)
-		removed = append(removed, e)
-	}
-	report.Capped(ev, "removedSignatures", removed)
-
-	var found []report.Message
-	sev := report.Info
-	note := func(s report.Severity, m report.Message) {
-		found = append(found, m)
-		sev = sev.Max(s)
-	}
-	if len(gone.removed) > 0 {
-		note(report.High, report.Msg("signature-coverage.signature-removed", "removed", len(gone.removed)))
-	}
-	if anomalous > 0 {
-		note(report.High, report.Msg("signature-coverage.range-anomaly", "signatures", anomalous))
-	}
-	if contentRevisions > 0 {
-		note(report.Medium, report.Msg("signature-coverage.content-after-signing", "revisions", contentRevisions))
-	}
-	if unsigned > 0 {
-		note(report.Low, report.Msg("signature-coverage.unsigned-changes", "revisions", unsigned))
-	}
-	if urAnomalous > 0 {
-		note(report.Low, report.Msg("signature-coverage.usage-rights-anomaly", "signatures", urAnomalous))
-	}
-	if len(found) == 0 {
-		found = append(found, report.Msg("signature-coverage.intact",
-			"signatures", counts[sigApproval]+counts[sigCertification], "timestamps", counts[sigTimestamp]))
-	}
-	return &report.Finding{Family: "signature-coverage", Severity: sev, Message: found[0], Notes: found[1:], Evidence: ev}
+	return t
 }
 
 // signatureEvidence is one signature's entry: its coverage and the facts a

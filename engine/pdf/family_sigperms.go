@@ -1,6 +1,10 @@
 package pdf
 
-import "github.com/doctrust/doctrust/engine/report"
+import (
+	"slices"
+
+	"github.com/doctrust/doctrust/engine/report"
+)
 
 // Document-level assessments of signature-permissions.
 const (
@@ -20,12 +24,7 @@ func (a *analysis) signaturePermissions() *report.Finding {
 		return nil
 	}
 	ev := map[string]any{}
-	var found []report.Message
-	sev := report.Info
-	note := func(s report.Severity, m report.Message) {
-		found = append(found, m)
-		sev = sev.Max(s)
-	}
+	var v variants
 	state, assessed, broken, opaque := "", 0, 0, 0
 	if cert != nil {
 		assessed, broken, opaque = a.assessRevisions(cert, ev)
@@ -39,20 +38,20 @@ func (a *analysis) signaturePermissions() *report.Finding {
 		ev["assessment"] = state
 	}
 	if state == permsBreak {
-		note(report.High, report.Msg("signature-permissions.certification-broken", "p", cert.p, "assessed", assessed, "broken", broken))
+		v.add(report.High, report.Msg("signature-permissions.certification-broken", "p", cert.p, "assessed", assessed, "broken", broken))
 	}
 	if len(locked) > 0 {
 		fields := map[string]bool{}
 		for _, l := range locked {
 			fields[l.field] = true
 		}
-		note(report.High, report.Msg("signature-permissions.locked-field-changed", "fields", len(fields), "changes", len(locked)))
+		v.add(report.High, report.Msg("signature-permissions.locked-field-changed", "fields", len(fields), "changes", len(locked)))
 	}
 	if state == permsUnverified {
-		note(report.Medium, report.Msg("signature-permissions.unclassified-changes", "p", cert.p, "assessed", assessed, "opaque", opaque))
+		v.add(report.Medium, report.Msg("signature-permissions.unclassified-changes", "p", cert.p, "assessed", assessed, "opaque", opaque))
 	}
-	if len(found) == 0 {
-		found = append(found, report.Msg("signature-permissions.permitted", "p", cert.p, "assessed", assessed))
+	if len(v.msgs) == 0 {
+		v.add(report.Info, report.Msg("signature-permissions.permitted", "p", cert.p, "assessed", assessed))
 	}
 	lockedEv := make([]map[string]any, 0, len(locked))
 	for _, l := range locked {
@@ -61,7 +60,7 @@ func (a *analysis) signaturePermissions() *report.Finding {
 		lockedEv = append(lockedEv, e)
 	}
 	report.Capped(ev, "lockedFieldChanges", lockedEv)
-	return &report.Finding{Family: "signature-permissions", Severity: sev, Message: found[0], Notes: found[1:], Evidence: ev}
+	return v.finding("signature-permissions", ev)
 }
 
 // assessRevisions fills revisionsAssessed[] for the revisions after the
@@ -120,11 +119,11 @@ func (a *analysis) lockedFieldChanges(inv *sigInventory) []lockedChange {
 				continue
 			}
 			for _, name := range k.fields {
-				for _, l := range s.locks {
-					if l.locks(name) {
-						out = append(out, lockedChange{sig: s.num, field: name, revision: k.revision})
-						break
-					}
+				if len(out) >= maxLockedChange {
+					return out
+				}
+				if slices.ContainsFunc(s.locks, func(l fieldLock) bool { return l.locks(name) }) {
+					out = append(out, lockedChange{sig: s.num, field: name, revision: k.revision})
 				}
 			}
 		}

@@ -6,9 +6,15 @@ import (
 	"github.com/doctrust/doctrust/engine/pdf/cos"
 )
 
-// maxLockFields bounds the field names one lock lists (and the transform
-// references one signature carries).
-const maxLockFields = 1000
+// Bounds on FieldMDP data: the field names one lock lists (and the
+// transform references one signature carries, and the changed fields one
+// revision records), the names all locks of a document list together, and
+// the locked-field changes reported.
+const (
+	maxLockFields   = 1000
+	maxLockNames    = 10000
+	maxLockedChange = 1000
+)
 
 // fieldLock is a FieldMDP specification: from a signature's /Reference
 // (/TransformMethod /FieldMDP) or from its field's /Lock dictionary.
@@ -17,7 +23,9 @@ type fieldLock struct {
 	fields []string // fully qualified names (attacker-authored)
 }
 
-func readLock(d *cos.Dict, resolve func(cos.Object) cos.Object) *fieldLock {
+// readLock reads a lock's action and field names; names counts down the
+// names every lock of the analysis may still list.
+func readLock(d *cos.Dict, resolve func(cos.Object) cos.Object, names *int) *fieldLock {
 	if d == nil {
 		return nil
 	}
@@ -27,13 +35,14 @@ func readLock(d *cos.Dict, resolve func(cos.Object) cos.Object) *fieldLock {
 	default:
 		return nil
 	}
-	names, _ := resolve(d.Get("Fields")).(cos.Array)
-	for i, n := range names {
-		if i >= maxLockFields {
+	list, _ := resolve(d.Get("Fields")).(cos.Array)
+	for i, n := range list {
+		if i >= maxLockFields || *names <= 0 {
 			break
 		}
 		if s := cos.Text(resolve(n)); s != "" {
 			l.fields = append(l.fields, s)
+			*names--
 		}
 	}
 	return l

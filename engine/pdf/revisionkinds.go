@@ -104,7 +104,7 @@ func (a *analysis) revisionKinds() []changeKinds {
 	if from == 0 {
 		return a.kinds
 	}
-	budget := maxRoleNodes
+	budget, scans := maxRoleNodes, maxReferrerObjects
 	var prev *viewRoles
 	for _, ch := range a.revisionChanges() {
 		if ch.Revision <= from {
@@ -114,7 +114,9 @@ func (a *analysis) revisionKinds() []changeKinds {
 			prev = a.rolesOf(ch.Revision-1, &budget)
 		}
 		cur := a.rolesOf(ch.Revision, &budget)
-		a.kinds = append(a.kinds, a.classifyRevision(ch, prev, cur))
+		c := classifier{a: a, k: &changeKinds{revision: ch.Revision}, old: prev, cur: cur, scans: &scans}
+		c.classify(ch)
+		a.kinds = append(a.kinds, *c.k)
 		prev = cur
 	}
 	return a.kinds
@@ -125,13 +127,16 @@ type classifier struct {
 	a        *analysis
 	k        *changeKinds
 	old, cur *viewRoles
+	// scans counts down the objects every referrer scan of the analysis
+	// may still read (apshare.go).
+	scans *int
 }
 
-func (a *analysis) classifyRevision(ch RevisionChange, old, cur *viewRoles) changeKinds {
-	k := changeKinds{revision: ch.Revision}
+// classify judges every object the revision wrote or freed.
+func (c classifier) classify(ch RevisionChange) {
+	a, k, old := c.a, c.k, c.old
 	k.content = ch.ContentTouched()
-	k.opaque = old.truncated || cur.truncated
-	c := classifier{a: a, k: &k, old: old, cur: cur}
+	k.opaque = old.truncated || c.cur.truncated
 	for _, e := range a.f.Revisions[ch.Revision-1].Entries {
 		if e.Num == 0 {
 			continue
@@ -159,7 +164,6 @@ func (a *analysis) classifyRevision(ch RevisionChange, old, cur *viewRoles) chan
 		}
 		c.overwritten(num, before, obj)
 	}
-	return k
 }
 
 // existed reports whether num was in use in the previous view.
@@ -220,6 +224,14 @@ func (c classifier) overwritten(num int, before, obj cos.Object) {
 		c.fieldList(before, obj)
 	case cur.fieldOf[num] != nil || old.fieldOf[num] != nil:
 		c.field(num, od, nd)
+	case cur.form.nodes[num] || old.form.nodes[num]:
+		// a field node above the terminal fields: its kids are the form's
+		// structure, its inheritable value keys a value
+		if differs(od, nd, valueKeys...) {
+			c.k.structure = true
+		} else {
+			c.k.fill = true
+		}
 	case num == cur.names || num == old.names:
 		c.names(od, nd)
 	case num == cur.perms || num == old.perms:
@@ -280,9 +292,17 @@ func (c classifier) freed(num int) {
 	}
 }
 
-// catalogExempt are the catalogue keys later revisions may change; the
-// form and the DSS are judged on their own (pyHanko's CatalogModificationRule).
-var catalogExempt = []cos.Name{"AcroForm", "DSS", "Extensions", "Metadata", "MarkInfo", "Version", "Names"}
+// catalogExempt are the catalogue keys later revisions may change: pyHanko's
+// CatalogModificationRule list, the name dictionary (judged by names), and
+// the application data Acrobat stamps on every save (/PieceInfo). The form
+// and the DSS are judged on their own.
+var catalogExempt = []cos.Name{"AcroForm", "DSS", "Extensions", "Metadata", "MarkInfo", "Version", "Names", "PieceInfo", "LastModified"}
+
+// pageExempt are the page keys judged elsewhere (content, annotations) or
+// kept by writers as bookkeeping when they add a widget: tab order, the
+// structure-tree key, application data. pyHanko refuses them; Acrobat
+// writes them when a second signer signs.
+var pageExempt = append(slices.Clone(pageKeys), "Annots", "Tabs", "StructParents", "PieceInfo", "LastModified")
 
 func (c classifier) catalog(od, nd *cos.Dict) {
 	if od == nil || nd == nil {
@@ -481,7 +501,7 @@ func (c classifier) page(od, nd *cos.Dict) {
 		return
 	}
 	// /Contents, /Resources and the boxes are content (RevisionChange).
-	if differs(od, nd, append(slices.Clone(pageKeys), "Annots")...) {
+	if differs(od, nd, pageExempt...) {
 		c.k.structure = true
 	}
 	oa, na := od.Get("Annots"), nd.Get("Annots")

@@ -4,12 +4,17 @@ import (
 	"sort"
 
 	"github.com/doctrust/doctrust/engine/pdf/cos"
+	"github.com/doctrust/doctrust/engine/report"
 )
 
 // maxSigWalkNodes bounds the form-field nodes all signature walks of one
 // analysis visit together (the newest view and the older views searched
 // for removed signatures).
 const maxSigWalkNodes = 200000
+
+// maxSignatures bounds the signatures inventoried; real documents carry a
+// handful.
+const maxSignatures = 1000
 
 // Signature kinds, as evidence names them.
 const (
@@ -28,10 +33,9 @@ type signature struct {
 	kind string
 	// field is the fully qualified name of the first field naming the
 	// value (attacker-authored); fields counts the fields that name it.
-	field    string
-	fieldNum int
-	fields   int
-	visible  bool
+	field   string
+	fields  int
+	visible bool
 	// p is the DocMDP permission level of a certification signature.
 	p     int
 	locks []fieldLock
@@ -45,6 +49,7 @@ type sigInventory struct {
 	emptyFields int
 	truncated   bool
 	budget      int // field-walk nodes left for the older views
+	lockNames   int // FieldMDP field names the locks may still list
 }
 
 // readSigned sets document.signed: any signature value in the newest view.
@@ -60,7 +65,7 @@ func (a *analysis) signatures() *sigInventory {
 	if a.sigs != nil {
 		return a.sigs
 	}
-	inv := &sigInventory{budget: maxSigWalkNodes}
+	inv := &sigInventory{budget: maxSigWalkNodes, lockNames: maxLockNames}
 	a.sigs = inv
 	if a.catalog == nil {
 		return inv
@@ -79,6 +84,10 @@ func (a *analysis) signatures() *sigInventory {
 		if s := byKey[key]; s != nil {
 			return s
 		}
+		if len(inv.sigs) >= maxSignatures {
+			inv.truncated = true
+			return nil
+		}
 		s := &signature{num: num, host: host, dict: d, kind: sigApproval}
 		if d.Name("Type") == "DocTimeStamp" {
 			s.kind = sigTimestamp
@@ -95,15 +104,17 @@ func (a *analysis) signatures() *sigInventory {
 		}
 		s := add(fl.value, fl.num)
 		if s == nil {
-			inv.emptyFields++
+			if !isSigDict(a.dict(fl.value)) {
+				inv.emptyFields++
+			}
 			continue
 		}
 		s.fields++
 		if s.fields == 1 {
-			s.field, s.fieldNum = fl.name, fl.num
+			s.field = fl.name
 			s.visible = fl.visible(a.resolve)
 		}
-		if lock := readLock(a.dict(fl.dict.Get("Lock")), a.resolve); lock != nil {
+		if lock := readLock(a.dict(fl.dict.Get("Lock")), a.resolve, &inv.lockNames); lock != nil {
 			s.locks = append(s.locks, *lock)
 		}
 	}
@@ -129,7 +140,7 @@ func (a *analysis) signatures() *sigInventory {
 		}
 	}
 	for _, s := range inv.sigs {
-		a.readReferences(s)
+		a.readReferences(s, &inv.lockNames)
 		s.cov = a.measureCoverage(s)
 	}
 	sort.SliceStable(inv.sigs, func(i, j int) bool { return inv.sigs[i].cov.at < inv.sigs[j].cov.at })
@@ -138,7 +149,7 @@ func (a *analysis) signatures() *sigInventory {
 
 // readReferences reads the signature's transform methods: DocMDP makes it
 // a certification signature, FieldMDP locks form fields.
-func (a *analysis) readReferences(s *signature) {
+func (a *analysis) readReferences(s *signature, lockNames *int) {
 	refs, _ := a.resolve(s.dict.Get("Reference")).(cos.Array)
 	for i, r := range refs {
 		if i >= maxLockFields {
@@ -159,7 +170,7 @@ func (a *analysis) readReferences(s *signature) {
 				s.p = int(p)
 			}
 		case "FieldMDP":
-			if lock := readLock(params, a.resolve); lock != nil {
+			if lock := readLock(params, a.resolve, lockNames); lock != nil {
 				s.locks = append(s.locks, *lock)
 			}
 		}
@@ -169,7 +180,10 @@ func (a *analysis) readReferences(s *signature) {
 // emptyValue reports a /Contents of zero bytes only: the placeholder a
 // signing tool reserves, never filled with a signature.
 func (s *signature) emptyValue() bool {
-	c, _ := s.dict.Get("Contents").(cos.String)
+	c, ok := s.dict.Get("Contents").(cos.String)
+	if !ok {
+		return false // not a string at all: the coverage check says so
+	}
 	for _, b := range c.Bytes {
 		if b != 0 {
 			return false
@@ -207,4 +221,23 @@ func isSigDict(d *cos.Dict) bool {
 	}
 	t := d.Name("Type")
 	return t == "Sig" || t == "DocTimeStamp" || (d.Has("ByteRange") && d.Has("Contents"))
+}
+
+// variants collects what a signature family found: the first message is
+// the signal's, the others its notes, the severity the highest.
+type variants struct {
+	msgs []report.Message
+	sev  report.Severity
+}
+
+func (v *variants) add(sev report.Severity, m report.Message) {
+	if len(v.msgs) == 0 {
+		v.sev = sev
+	}
+	v.msgs = append(v.msgs, m)
+	v.sev = v.sev.Max(sev)
+}
+
+func (v *variants) finding(family string, ev map[string]any) *report.Finding {
+	return &report.Finding{Family: family, Severity: v.sev, Message: v.msgs[0], Notes: v.msgs[1:], Evidence: ev}
 }

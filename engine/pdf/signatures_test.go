@@ -425,3 +425,65 @@ func TestSignatureStringsStayInEvidence(t *testing.T) {
 		t.Fatalf("reason %q: sanitised, not dropped", reason)
 	}
 }
+
+// TestSignatureHostile: inventories, locks, field trees and revision
+// histories far beyond real documents stay bounded and fault-free.
+func TestSignatureHostile(t *testing.T) {
+	t.Run("many fields, long locks, a cyclic field tree", func(t *testing.T) {
+		b := pdftest.OnePage("x")
+		var names, fields strings.Builder
+		for i := 0; i < 3000; i++ {
+			fmt.Fprintf(&names, "(s%d) ", i)
+		}
+		b.Set(98, "<< /Action /Include /Fields ["+names.String()+"] >>")
+		lock := "/Lock 98 0 R"
+		for i := 0; i < 1200; i++ {
+			n := 100 + i
+			v := 99 // every field names the one value
+			if i%2 == 1 {
+				v = 5000 + i // values that are not signatures
+				b.Set(v, "<< /Type /Sig >>")
+			}
+			b.Set(n, fmt.Sprintf("<< /FT /Sig /T (s%d) /V %d 0 R %s >>", i, v, lock))
+			fmt.Fprintf(&fields, "%d 0 R ", n)
+		}
+		b.Set(90, "<< /T (loop) /Kids [90 0 R 91 0 R] >>")
+		b.Set(91, "<< /T (kid) /Parent 90 0 R /Kids [90 0 R 91 0 R] >>")
+		fields.WriteString("90 0 R")
+		b.Set(99, pdftest.SigDict("Sig", "adbe.pkcs7.detached", 16, ""))
+		b.Set(pdftest.CatalogObj, pdftest.CatalogDict("/AcroForm << /Fields ["+fields.String()+"] >>"))
+		data := pdftest.Seal(b.Bytes())
+		for i := 0; i < 30; i++ {
+			data = appendRevision(data, signOpts{}, func(u *pdftest.Builder, _ signOpts) {
+				u.Set(100+i, fmt.Sprintf("<< /FT /Sig /T (s%d) /V 99 0 R >>", i))
+			})
+		}
+		r := analyze(t, data, full)
+		s := must(t, r, "signature-coverage")
+		if n := num(t, s.Evidence["signaturesTotal"]); n < 1 || n > 1000 {
+			t.Fatalf("signaturesTotal %d", n)
+		}
+		p := must(t, r, "signature-permissions")
+		if n := num(t, p.Evidence["lockedFieldChangesTotal"]); n == 0 || n > 1000 {
+			t.Fatalf("lockedFieldChangesTotal %d", n)
+		}
+	})
+
+	t.Run("many revisions with signatures removed and re-added", func(t *testing.T) {
+		data := signedForm(signOpts{certify: 2})
+		for i := 0; i < 150; i++ {
+			fields := "6 0 R 8 0 R"
+			if i%2 == 0 {
+				fields = "8 0 R"
+			}
+			data = appendRevision(data, signOpts{certify: 2}, func(u *pdftest.Builder, opt signOpts) {
+				u.Set(pdftest.CatalogObj, fixtureCatalog(fields, opt.perms()))
+			})
+		}
+		r := analyze(t, data, full)
+		must(t, r, "signature-coverage")
+		p := must(t, r, "signature-permissions")
+		eq(t, "revisionsAssessedTotal", p.Evidence["revisionsAssessedTotal"], 150)
+		eq(t, "revisionsAssessedTruncated", p.Evidence["revisionsAssessedTruncated"], true)
+	})
+}

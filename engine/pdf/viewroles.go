@@ -47,6 +47,10 @@ func (a *analysis) rolesOf(rev int, budget *int) *viewRoles {
 		fieldOf: map[int]*formField{}, values: map[int]*formField{}, sigValues: map[int]bool{},
 		resolveRev: resolve,
 	}
+	if *budget <= 0 {
+		v.truncated = true
+		return v
+	}
 	trailer := a.f.Revisions[rev-1].Trailer
 	v.catalogNum = refNum(trailer.Get("Root"))
 	v.infoNum = refNum(trailer.Get("Info"))
@@ -93,6 +97,7 @@ func (a *analysis) rolesOf(rev int, budget *int) *viewRoles {
 		list, _ := resolve(annotsObj).(cos.Array)
 		for _, o := range list {
 			if *budget <= 0 {
+				v.truncated = true
 				break
 			}
 			*budget--
