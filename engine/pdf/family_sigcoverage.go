@@ -92,7 +92,7 @@ func (a *analysis) tally(inv *sigInventory) coverageTally {
 		}
 		base := s.cov.base()
 		e := a.signatureEvidence(s, contentAfter(base) > 0)
-		e["modificationLevel"] = modificationLevel(kinds, base)
+		e["modificationLevel"] = modificationLevel(kinds, base, len(a.revisionSpans())-base)
 		t.list = append(t.list, e)
 		switch {
 		case s.kind == sigUsageRights:

@@ -82,13 +82,23 @@ func (c changeKinds) level() int {
 	return 1
 }
 
-// modificationLevel names the highest level among the revisions after rev.
-func modificationLevel(kinds []changeKinds, rev int) string {
-	level := 0
+// levelUnknown is the modification level when revisions follow a
+// signature that were not classified: a rebuilt cross-reference left one
+// revision, or the deadline stopped the walk.
+const levelUnknown = "unknown"
+
+// modificationLevel names the highest level among the appended revisions
+// after rev.
+func modificationLevel(kinds []changeKinds, rev, appended int) string {
+	level, seen := 0, 0
 	for _, k := range kinds {
 		if k.revision > rev {
 			level = max(level, k.level())
+			seen++
 		}
+	}
+	if seen < appended {
+		return levelUnknown
 	}
 	return modificationLevels[level]
 }

@@ -403,6 +403,7 @@ func TestSignatureInventoryFacts(t *testing.T) {
 		sig := list(t, s.Evidence, "signatures")[0]
 		eq(t, "coverage", sig["coverage"], "entire-revision")
 		eq(t, "appendedRevisions", sig["appendedRevisions"], 1)
+		eq(t, "modificationLevel", sig["modificationLevel"], "unknown")
 	})
 }
 
