@@ -59,48 +59,71 @@ func (c rangeCoverage) level() string {
 }
 
 // span is one revision's bytes: eof is just after its "%%EOF" marker, end
-// after the marker's end of line.
-type span struct{ start, eof, end int }
+// after the marker's end of line, solid the first byte at or after end
+// that is not white space (len(data) when none is).
+type span struct{ start, eof, end, solid int }
+
+// revisionBytes are the revisions' spans in file order, and where the
+// file's last byte that is not white space is.
+type revisionBytes struct {
+	spans     []span
+	lastSolid int
+}
 
 // revisionSpans lists the revisions' byte spans in file order. A file whose
 // cross-reference data was rebuilt has one revision with no span; its
-// saves are then told apart by their "%%EOF" markers.
+// saves are then told apart by their "%%EOF" markers. White space is
+// measured once here, so checks per signature cost nothing.
 func (a *analysis) revisionSpans() []span {
-	if a.spans != nil {
-		return a.spans
+	if a.revBytes != nil {
+		return a.revBytes.spans
 	}
 	data := a.f.Data
+	rb := &revisionBytes{lastSolid: len(data) - 1}
+	a.revBytes = rb
+	for rb.lastSolid >= 0 && cos.IsWhite(data[rb.lastSolid]) {
+		rb.lastSolid--
+	}
 	if !a.f.Warn.XrefRepaired {
 		for _, r := range a.f.Revisions {
 			eof := r.End
 			for r.EOFFound && eof > r.Start && (data[eof-1] == '\n' || data[eof-1] == '\r') {
 				eof--
 			}
-			a.spans = append(a.spans, span{r.Start, eof, r.End})
+			rb.spans = append(rb.spans, span{start: r.Start, eof: eof, end: r.End})
 		}
-		return a.spans
+	} else {
+		start := 0
+		for pos := 0; len(rb.spans) < maxSigSpans; {
+			i := bytes.Index(data[pos:], []byte("%%EOF"))
+			if i < 0 {
+				break
+			}
+			eof := pos + i + len("%%EOF")
+			end := eof
+			if end < len(data) && data[end] == '\r' {
+				end++
+			}
+			if end < len(data) && data[end] == '\n' {
+				end++
+			}
+			rb.spans = append(rb.spans, span{start: start, eof: eof, end: end})
+			start, pos = end, end
+		}
 	}
-	start := 0
-	for pos := 0; len(a.spans) < maxSigSpans; {
-		i := bytes.Index(data[pos:], []byte("%%EOF"))
-		if i < 0 {
-			break
-		}
-		eof := pos + i + len("%%EOF")
-		end := eof
-		if end < len(data) && data[end] == '\r' {
-			end++
-		}
-		if end < len(data) && data[end] == '\n' {
-			end++
-		}
-		a.spans = append(a.spans, span{start, eof, end})
-		start, pos = end, end
+	if len(rb.spans) == 0 {
+		rb.spans = []span{{0, len(data), len(data), len(data)}}
 	}
-	if len(a.spans) == 0 {
-		a.spans = []span{{0, len(data), len(data)}}
+	// Ends only grow, so one cursor measures every run of white space once.
+	cursor := 0
+	for i := range rb.spans {
+		cursor = max(cursor, rb.spans[i].end)
+		for cursor < len(data) && cos.IsWhite(data[cursor]) {
+			cursor++
+		}
+		rb.spans[i].solid = cursor
 	}
-	return a.spans
+	return rb.spans
 }
 
 // maxSigSpans bounds the %%EOF markers read from a rebuilt file.
@@ -114,7 +137,7 @@ func (a *analysis) measureCoverage(s *signature) rangeCoverage {
 	data := a.f.Data
 	spans := a.revisionSpans()
 	c := rangeCoverage{at: math.MaxInt}
-	hostStart, hostEnd, located := a.hostBytes(s.host)
+	hostStart, located := a.hostBytes(s.host)
 	if located {
 		c.at = hostStart
 		for i, sp := range spans {
@@ -161,7 +184,7 @@ func (a *analysis) measureCoverage(s *signature) rangeCoverage {
 	default:
 		contents, _ := a.resolve(s.dict.Get("Contents")).(cos.String)
 		strEnd, same := hexStringAt(data, int(holeStart), contents.Bytes)
-		inHost := located && int(holeStart) > hostStart && int(holeStart) < hostEnd
+		inHost := located && a.inObject(hostStart, int(holeStart))
 		switch {
 		case !same || !inHost:
 			c.anomalies = append(c.anomalies, rangeContentsElse)
@@ -191,28 +214,33 @@ func (a *analysis) placeEnd(c *rangeCoverage, spans []span) {
 	switch {
 	case c.signed < max(c.written, 1):
 		c.anomalies = append(c.anomalies, rangeShort)
-	case c.signed < len(spans) && c.end > int64(spans[c.signed-1].end) && !allWhite(data[spans[c.signed-1].end:c.end]):
+	case c.signed < len(spans) && c.end > int64(spans[c.signed-1].solid):
+		// bytes of the next revision beyond the white space after this one
 		c.anomalies = append(c.anomalies, rangeNotRevisionEnd)
 	}
 	c.appendedRevisions = len(spans) - c.signed
 	c.appendedBytes = max(int64(len(data))-c.end, 0)
-	c.wholeFile = allWhite(data[c.end:])
+	c.wholeFile = c.end > int64(a.revBytes.lastSolid)
 }
 
-// hostBytes returns where object num starts and where its "endobj" is, in
-// the newest view; located is false for objects in object streams, which
-// no byte range can point into.
-func (a *analysis) hostBytes(num int) (start, end int, located bool) {
+// maxSigObjectBytes is how far into its object a signature's /Contents may
+// start: a signature dictionary is a few hundred bytes before it.
+const maxSigObjectBytes = 1 << 20
+
+// hostBytes returns where object num starts in the newest view; located is
+// false for objects in object streams, which no byte range can point into.
+func (a *analysis) hostBytes(num int) (start int, located bool) {
 	e, ok := a.f.Lookup(num, 0)
 	if !ok || e.Kind != file.InUse || e.Off < 0 || e.Off >= int64(len(a.f.Data)) {
-		return 0, 0, false
+		return 0, false
 	}
-	start = int(e.Off)
-	i := bytes.Index(a.f.Data[start:], []byte("endobj"))
-	if i < 0 {
-		return start, len(a.f.Data), true
-	}
-	return start, start + i, true
+	return int(e.Off), true
+}
+
+// inObject reports whether offset at lies inside the object starting at
+// start: after it, not past its "endobj", and not absurdly far.
+func (a *analysis) inObject(start, at int) bool {
+	return at > start && at-start <= maxSigObjectBytes && !bytes.Contains(a.f.Data[start:at], []byte("endobj"))
 }
 
 // revisionWriting is the newest revision whose own cross-reference section
@@ -250,7 +278,9 @@ func hexStringAt(data []byte, at int, want []byte) (end int, same bool) {
 	}
 	n, hi, half := 0, byte(0), false
 	same = true
-	for i := at + 1; i < len(data); i++ {
+	// White space may pad the digits, but not without bound.
+	limit := min(len(data), at+1+4*len(want)+1024)
+	for i := at + 1; i < limit; i++ {
 		c := data[i]
 		if c == '>' {
 			if half {
@@ -274,7 +304,7 @@ func hexStringAt(data []byte, at int, want []byte) (end int, same bool) {
 		n++
 		half = false
 	}
-	return len(data), false
+	return limit, false
 }
 
 func hexDigit(c byte) (byte, bool) {
@@ -287,13 +317,4 @@ func hexDigit(c byte) (byte, bool) {
 		return c - 'A' + 10, true
 	}
 	return 0, false
-}
-
-func allWhite(b []byte) bool {
-	for _, c := range b {
-		if !cos.IsWhite(c) {
-			return false
-		}
-	}
-	return true
 }

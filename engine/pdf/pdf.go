@@ -48,9 +48,9 @@ type analysis struct {
 	fullPageImagePages []int
 	changes            []RevisionChange
 	// sigs, spans and kinds serve the signature families (signatures.go).
-	sigs  *sigInventory
-	spans []span
-	kinds []changeKinds
+	sigs     *sigInventory
+	revBytes *revisionBytes
+	kinds    []changeKinds
 	// uncountedBytes were decoded but are not part of summary.cost.
 	uncountedBytes int64
 	faults         []string
