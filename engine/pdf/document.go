@@ -6,9 +6,6 @@ import (
 	"github.com/doctrust/doctrust/engine/report"
 )
 
-// maxFieldNodes bounds the AcroForm field walk.
-const maxFieldNodes = 10000
-
 // readDocument fills the document block and what the families share.
 func (a *analysis) readDocument() {
 	f := a.f
@@ -31,7 +28,6 @@ func (a *analysis) readDocument() {
 			doc.Pages = int(n)
 		}
 	}
-	doc.Signed = a.hasSignatureValue()
 	if f.Encrypted {
 		// Info strings and the XMP stream are encrypted: nothing textual
 		// can be read without decrypting, which this engine does not do.
@@ -111,53 +107,4 @@ func (a *analysis) decodeXMP(st *cos.Stream) *XMP {
 		return nil
 	}
 	return ParseXMP(data)
-}
-
-// hasSignatureValue reports whether any signature field carries a value,
-// or the catalogue's /Perms names a signature dictionary.
-func (a *analysis) hasSignatureValue() bool {
-	if perms := a.dict(a.catalog.Get("Perms")); perms != nil {
-		for _, k := range []cos.Name{"DocMDP", "UR3", "UR"} {
-			if isSigDict(a.dict(perms.Get(k))) {
-				return true
-			}
-		}
-	}
-	form := a.dict(a.catalog.Get("AcroForm"))
-	if form == nil {
-		return false
-	}
-	fields, _ := a.resolve(form.Get("Fields")).(cos.Array)
-	stack := append([]cos.Object(nil), fields...)
-	seen := map[int]bool{}
-	for n := 0; len(stack) > 0 && n < maxFieldNodes; n++ {
-		o := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if ref, ok := o.(cos.Ref); ok {
-			if seen[ref.Num] {
-				continue
-			}
-			seen[ref.Num] = true
-		}
-		d := a.dict(o)
-		if d == nil {
-			continue
-		}
-		if d.Name("FT") == "Sig" && isSigDict(a.dict(d.Get("V"))) {
-			return true
-		}
-		if kids, ok := a.resolve(d.Get("Kids")).(cos.Array); ok {
-			stack = append(stack, kids...)
-		}
-	}
-	return false
-}
-
-// isSigDict recognises a signature value dictionary.
-func isSigDict(d *cos.Dict) bool {
-	if d == nil {
-		return false
-	}
-	t := d.Name("Type")
-	return t == "Sig" || t == "DocTimeStamp" || (d.Has("ByteRange") && d.Has("Contents"))
 }

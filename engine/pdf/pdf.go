@@ -52,6 +52,10 @@ type analysis struct {
 	// content holds the per-page facts of the content walk.
 	content contentFacts
 	changes []RevisionChange
+	// sigs, spans and kinds serve the signature families (signatures.go).
+	sigs     *sigInventory
+	revBytes *revisionBytes
+	kinds    []changeKinds
 	// uncountedBytes were decoded but are not part of summary.cost.
 	uncountedBytes int64
 	faults         []string
@@ -70,6 +74,7 @@ func Analyze(ctx context.Context, data []byte, header int, opt Options) (*report
 	}
 	a := &analysis{f: f, opt: opt, r: report.New(report.MediaPDF, int64(len(data)))}
 	a.safe("document", a.readDocument)
+	a.safe("signatures", a.readSigned)
 	if !opt.Triage && !f.Encrypted {
 		a.safe("content", a.walkContent)
 	}
@@ -115,6 +120,8 @@ var families = []family{
 	{"incremental-updates", (*analysis).incrementalUpdates},
 	{"active-content", (*analysis).activeContent},
 	{"metadata-inconsistency", (*analysis).metadataInconsistency},
+	{"signature-coverage", (*analysis).signatureCoverage},
+	{"signature-permissions", (*analysis).signaturePermissions},
 	{"redaction-exposure", (*analysis).redactionExposure},
 	{"hidden-text", (*analysis).hiddenText},
 	{"content-overlay", (*analysis).contentOverlay},

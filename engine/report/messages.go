@@ -114,6 +114,18 @@ var catalogue = map[string]text{
 	"page-geometry.mixed-rotations":             {"Mixed page rotations", "The pages use {rotations} different rotations."},
 	"page-geometry.crop-hides-content":          {"Crop box hides text", "On {pages} page(s) the crop box hides {runs} text run(s) that the media box holds."},
 	// end of page content families
+	// signature families (engine/pdf)
+	"signature-coverage.signature-removed":       {"Signature removed", "{removed} signature(s) attached in an earlier revision are no longer attached to the document."},
+	"signature-coverage.range-anomaly":           {"Signature byte range anomaly", "{signatures} signature(s) have a byte range that does not cover their revision exactly: a gap, an overlap, a range that stops short or runs past the file, or a hole that is not the signature's own value."},
+	"signature-coverage.content-after-signing":   {"Content changed after signing", "{revisions} revision(s) appended after a signature changed page content, pages or page images."},
+	"signature-coverage.unsigned-changes":        {"Unsigned changes after the last signature", "{revisions} revision(s) appended after the last signature are covered by no signature and change more than validation data and metadata."},
+	"signature-coverage.usage-rights-anomaly":    {"Usage-rights signature no longer covers the file", "{signatures} usage-rights signature(s), which enable viewer features and vouch for no content, have a byte range that does not cover their revision exactly."},
+	"signature-coverage.intact":                  {"Signatures cover their revisions", "{signatures} signature(s) and {timestamps} document timestamp(s) cover their revisions; anything appended after them is validation data, metadata or covered by a later signature. Signatures were not validated cryptographically."},
+	"signature-permissions.certification-broken": {"Certification permissions broken", "{broken} of the {assessed} revision(s) appended after the certification signature made changes its permissions (P={p}) do not allow."},
+	"signature-permissions.locked-field-changed": {"Locked form field changed", "{fields} form field(s) locked by a signature were changed by a later revision ({changes} change(s))."},
+	"signature-permissions.unclassified-changes": {"Changes after certification not classified", "{opaque} of the {assessed} revision(s) appended after the certification signature changed objects this analysis cannot classify, so whether its permissions (P={p}) allow them is unknown."},
+	"signature-permissions.permitted":            {"Certified document within its permissions", "The document is certified (P={p}); the {assessed} revision(s) appended after the certification made only changes it permits."},
+	// end of signature families
 
 	// disclosure signals for formats whose analysers are not yet walked
 	"image-structure-anomalies.container-not-walked": {"Image container not walked", "The {format} container is recognised but its structure and metadata are not walked by this engine version; an empty result here is not a clean result."},

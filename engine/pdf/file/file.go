@@ -238,9 +238,14 @@ func (f *File) walkChain() []*Section {
 		}
 		s := f.sectionNear(off)
 		if s == nil {
-			if len(out) > 0 {
-				// A broken older link: keep what was read.
-				f.Warn.EntriesRepaired++
+			if len(out) == 0 {
+				break
+			}
+			// A broken older link: the startxref that closes the previous
+			// save usually still names its section.
+			f.Warn.EntriesRepaired++
+			if off, ok = f.startxrefBefore(out[len(out)-1].Offset, seen); ok {
+				continue
 			}
 			break
 		}
@@ -256,20 +261,47 @@ func (f *File) walkChain() []*Section {
 		}
 		out = append(out, s)
 		prev, ok := cos.AsInt(s.Trailer.Get("Prev"))
-		if !ok {
-			if s.Trailer.Has("Prev") {
+		if !ok && !s.Trailer.Has("Prev") {
+			break // the original save
+		}
+		if !ok || prev < 0 || prev >= int64(len(f.Data)) {
+			if ok {
+				f.Warn.EntriesRepaired++
+			} else {
 				f.Warn.Anomalies++
 			}
-			break
-		}
-		if prev < 0 || prev >= int64(len(f.Data)) {
-			f.Warn.EntriesRepaired++
+			if off, ok = f.startxrefBefore(s.Offset, seen); ok {
+				continue
+			}
 			break
 		}
 		off = int(prev)
 	}
 	f.Warn.Sections = len(out)
 	return out
+}
+
+// startxrefBefore finds the section named by the last "startxref" before
+// offset before that names an earlier, unvisited offset: where a broken
+// /Prev should have pointed. Offsets only decrease, so recovery ends.
+func (f *File) startxrefBefore(before int, seen map[int]bool) (int, bool) {
+	pos := min(before, len(f.Data))
+	for range maxSections {
+		i := bytes.LastIndex(f.Data[:pos], []byte("startxref"))
+		if i < 0 {
+			return 0, false
+		}
+		pos = i
+		p := cos.NewParser(f.Data, i+len("startxref"))
+		v, ok := p.ReadInt()
+		if !ok || v < 0 || v >= int64(before) || seen[int(v)] {
+			continue
+		}
+		if s := f.sectionAt(int(v)); s != nil && !seen[s.Offset] {
+			return int(v), true
+		}
+	}
+	return 0, false
 }
 
 // sectionNear reads the section at off; when nothing is there it tries the

@@ -1,0 +1,171 @@
+package pdf
+
+import (
+	"github.com/doctrust/doctrust/engine/pdf/cos"
+	"github.com/doctrust/doctrust/engine/report"
+)
+
+// signatureCoverage reports what each signature's byte range covers, what
+// was appended after it, and signatures a later revision removed. Nothing
+// cryptographic is checked: no digest, no certificate, no timestamp token.
+func (a *analysis) signatureCoverage() *report.Finding {
+	inv := a.signatures()
+	gone := a.removedSignatures()
+	if len(inv.sigs) == 0 && len(gone.removed) == 0 {
+		return nil
+	}
+	t := a.tally(inv)
+	ev := map[string]any{
+		"signatureCount":        t.counts[sigApproval] + t.counts[sigCertification],
+		"timestampCount":        t.counts[sigTimestamp],
+		"usageRightsCount":      t.counts[sigUsageRights],
+		"certified":             t.counts[sigCertification] > 0,
+		"dss":                   a.catalog.Has("DSS"),
+		"emptySignatureFields":  inv.emptyFields,
+		"emptySignatureValues":  t.emptyValues,
+		"unsignedRevisions":     t.unsigned,
+		"contentRevisionsAfter": t.contentRevisions,
+		"orphanSignatureValues": gone.orphans,
+		"inventoryTruncated":    inv.truncated || gone.truncated,
+		"revisions":             len(a.f.Revisions),
+	}
+	report.Capped(ev, "signatures", t.list)
+	removed := make([]map[string]any, 0, len(gone.removed))
+	for _, r := range gone.removed {
+		e := map[string]any{"object": r.num, "kind": r.kind, "presentInRevision": r.present, "removedInRevision": r.removedIn}
+		a.untrusted(e, "field", r.field)
+		removed = append(removed, e)
+	}
+	report.Capped(ev, "removedSignatures", removed)
+
+	var v variants
+	if len(gone.removed) > 0 {
+		v.add(report.High, report.Msg("signature-coverage.signature-removed", "removed", len(gone.removed)))
+	}
+	if t.anomalous > 0 {
+		v.add(report.High, report.Msg("signature-coverage.range-anomaly", "signatures", t.anomalous))
+	}
+	if t.contentRevisions > 0 {
+		v.add(report.Medium, report.Msg("signature-coverage.content-after-signing", "revisions", t.contentRevisions))
+	}
+	if t.unsigned > 0 {
+		v.add(report.Low, report.Msg("signature-coverage.unsigned-changes", "revisions", t.unsigned))
+	}
+	if t.usageRightsAnomalous > 0 {
+		v.add(report.Low, report.Msg("signature-coverage.usage-rights-anomaly", "signatures", t.usageRightsAnomalous))
+	}
+	if len(v.msgs) == 0 {
+		v.add(report.Info, report.Msg("signature-coverage.intact",
+			"signatures", t.counts[sigApproval]+t.counts[sigCertification], "timestamps", t.counts[sigTimestamp]))
+	}
+	return v.finding("signature-coverage", ev)
+}
+
+// coverageTally is what signature-coverage counts over the inventory.
+type coverageTally struct {
+	counts                          map[string]int // by kind
+	emptyValues                     int
+	anomalous, usageRightsAnomalous int
+	// unsigned counts revisions after the last well-formed signature that
+	// change more than validation data; contentRevisions counts revisions
+	// after the first signature that touch page content.
+	unsigned, contentRevisions int
+	list                       []map[string]any
+}
+
+func (a *analysis) tally(inv *sigInventory) coverageTally {
+	kinds := a.revisionKinds()
+	contentAfter := func(rev int) (n int) {
+		for _, k := range kinds {
+			if k.revision > rev && k.content {
+				n++
+			}
+		}
+		return n
+	}
+	t := coverageTally{counts: map[string]int{}}
+	first, last := 0, 0
+	for _, s := range inv.sigs {
+		t.counts[s.kind]++
+		if s.emptyValue() {
+			t.emptyValues++
+		}
+		base := s.cov.base()
+		e := a.signatureEvidence(s, contentAfter(base) > 0)
+		e["modificationLevel"] = modificationLevel(kinds, base, len(a.revisionSpans())-base)
+		t.list = append(t.list, e)
+		switch {
+		case s.kind == sigUsageRights:
+			// Usage rights enable viewer features; they vouch for no content.
+			if len(s.cov.anomalies) > 0 {
+				t.usageRightsAnomalous++
+			}
+			continue
+		case len(s.cov.anomalies) > 0:
+			t.anomalous++
+		default:
+			last = max(last, base)
+		}
+		if first == 0 || base < first {
+			first = base
+		}
+	}
+	for _, k := range kinds {
+		// P=1 permits only what validation data adds: beyond it, an
+		// unsigned revision changed the document.
+		if last > 0 && k.revision > last && breaks(k.assess(1)) {
+			t.unsigned++
+		}
+	}
+	if first > 0 {
+		t.contentRevisions = contentAfter(first)
+	}
+	return t
+}
+
+// signatureEvidence is one signature's entry: its coverage and the facts a
+// signer makes visible (subfilter, time, reason, location), never the
+// signature bytes or certificates.
+func (a *analysis) signatureEvidence(s *signature, contentAfter bool) map[string]any {
+	c := s.cov
+	e := map[string]any{
+		"kind":                s.kind,
+		"object":              s.num,
+		"fields":              s.fields,
+		"visible":             s.visible,
+		"coverage":            c.level(),
+		"revision":            c.signed,
+		"writtenInRevision":   c.written,
+		"appendedRevisions":   c.appendedRevisions,
+		"appendedBytes":       c.appendedBytes,
+		"contentTouchedAfter": contentAfter,
+		"locksFields":         len(s.locks) > 0,
+		"emptyValue":          s.emptyValue(),
+	}
+	if c.byteRange != nil {
+		e["byteRange"] = c.byteRange
+	}
+	report.Capped(e, "anomalies", c.anomalies)
+	if s.kind == sigCertification {
+		e["docMdpP"] = s.p
+	}
+	a.untrusted(e, "field", s.field)
+	a.untrusted(e, "subFilter", string(s.dict.Name("SubFilter")))
+	a.untrusted(e, "reason", cos.Text(a.resolve(s.dict.Get("Reason"))))
+	a.untrusted(e, "location", cos.Text(a.resolve(s.dict.Get("Location"))))
+	if d, ok := cos.ParseDate(cos.Text(a.resolve(s.dict.Get("M")))); ok && !a.f.Encrypted {
+		e["signingTime"] = d.ISO()
+	}
+	return e
+}
+
+// untrusted adds an attacker-authored string to evidence, sanitised. An
+// encrypted file's strings are ciphertext and are left out.
+func (a *analysis) untrusted(ev map[string]any, key, s string) {
+	if s == "" || (a.f.Encrypted && key != "subFilter") {
+		return
+	}
+	if v := report.Untrusted(s); v != "" {
+		ev[key] = v
+	}
+}
