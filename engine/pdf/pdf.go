@@ -110,6 +110,7 @@ var families = []family{
 	{"incremental-updates", (*analysis).incrementalUpdates},
 	{"active-content", (*analysis).activeContent},
 	{"metadata-inconsistency", (*analysis).metadataInconsistency},
+	{"document-injection-markers", (*analysis).injectionMarkers},
 }
 
 // skipped applies the mode and encryption rules of the family catalogue.
