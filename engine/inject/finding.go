@@ -67,6 +67,7 @@ type fired struct {
 func Finding(family string, carriers []Carrier) *report.Finding {
 	var hits []fired
 	seen := map[Carrier]bool{}
+	results := map[string]Result{} // Info and XMP repeat each other's values
 	scanned, bytes := 0, 0
 	truncated := false
 	for _, c := range carriers {
@@ -83,8 +84,12 @@ func Finding(family string, carriers []Carrier) *report.Finding {
 		}
 		seen[key] = true
 		scanned++
-		bytes += min(len(c.Text), MaxScan)
-		r := Scan(c.Text)
+		r, ok := results[c.Text]
+		if !ok {
+			bytes += min(len(c.Text), MaxScan)
+			r = Scan(c.Text)
+			results[c.Text] = r
+		}
 		if !r.Found() {
 			continue
 		}

@@ -75,23 +75,27 @@ func tokenize(text string, segTech tech) []token {
 // the last word, so boundary tests need no special case at the end.
 func lex(text string, segTech tech) []token {
 	toks := make([]token, 0, len(text)/5+2)
+	// Words are written one after another into buf and sliced out of one
+	// string at the end: one allocation for all of them.
+	buf := make([]byte, 0, len(text))
 	var (
-		word    []byte
+		ends    []int
+		wStart  int
 		wTech   tech
 		sep     token // separator facts gathered since the last word
 		prevLen int   // runes of the previous word
 	)
 	sep.start, sep.sentence = true, true
 	flush := func() {
-		if len(word) == 0 {
+		if len(buf) == wStart {
 			return
 		}
 		t := sep
-		t.w = string(word)
 		t.tech = wTech | segTech
 		toks = append(toks, t)
-		prevLen = utf8.RuneCount(word)
-		word, wTech = word[:0], 0
+		ends = append(ends, len(buf))
+		prevLen = utf8.RuneCount(buf[wStart:])
+		wStart, wTech = len(buf), 0
 		sep = token{}
 	}
 	addSep := func(r rune) {
@@ -131,7 +135,7 @@ func lex(text string, segTech tech) []token {
 				r += 'a' - 'A'
 			}
 			if 'a' <= r && r <= 'z' || '0' <= r && r <= '9' {
-				word = append(word, byte(r))
+				buf = append(buf, byte(r))
 			} else {
 				addSep(r)
 			}
@@ -139,12 +143,12 @@ func lex(text string, segTech tech) []token {
 		case r == 0x00AD || r == 0x034F:
 			continue // soft hyphen, grapheme joiner: legitimately invisible
 		case isZeroWidth(r):
-			if len(word) > 0 {
+			if len(buf) > wStart {
 				wTech |= tZeroWidth
 			}
 			continue
 		case isBidi(r):
-			if len(word) > 0 {
+			if len(buf) > wStart {
 				wTech |= tBidi
 			}
 			continue
@@ -158,10 +162,15 @@ func lex(text string, segTech tech) []token {
 			addSep(r)
 			continue
 		}
-		word = append(word, m...)
+		buf = append(buf, m...)
 	}
 	flush()
 	sep.start, sep.sentence = true, true
+	words := string(buf)
+	a := 0
+	for i, b := range ends {
+		toks[i].w, a = words[a:b], b
+	}
 	return append(toks, sep)
 }
 
@@ -292,6 +301,9 @@ func fixWord(t *token) {
 // is a word of the cue vocabulary, so part numbers stay as they are. A "1"
 // is tried as "i", then as "l".
 func unleet(w string) (string, bool) {
+	if len(w) > maxVocabLen || strings.ContainsAny(w, "2689") {
+		return "", false // identifiers and hashes, not words
+	}
 	for _, one := range []byte{'i', 'l'} {
 		b := []byte(w)
 		for i, c := range b {

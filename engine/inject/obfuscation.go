@@ -282,7 +282,7 @@ func splitLong(toks []token) []token {
 	var out []token
 	for i, t := range toks {
 		var parts []string
-		if len(t.w) >= minRunTogether && !vocabulary[t.w] {
+		if len(t.w) >= minRunTogether && framedByWords(t.w) {
 			parts = splitWords(t.w)
 		}
 		if parts == nil {
@@ -307,6 +307,20 @@ func splitLong(toks []token) []token {
 		return toks
 	}
 	return out
+}
+
+// framedByWords is a cheap test before splitWords: words run together
+// begin and end with a vocabulary word of three letters or more.
+func framedByWords(w string) bool {
+	if vocabulary[w] {
+		return false
+	}
+	begins, ends := false, false
+	for l := 3; l <= min(len(w), maxVocabLen) && !(begins && ends); l++ {
+		begins = begins || vocabulary[w[:l]]
+		ends = ends || vocabulary[w[len(w)-l:]]
+	}
+	return begins && ends
 }
 
 // splitWords segments a run of letters written without word breaks into

@@ -362,6 +362,9 @@ func mentioned(toks []token, i, end int) bool {
 // lower-cased text of a segment.
 func (ms *matches) markers(seg segment) {
 	ms.seg++
+	if !strings.ContainsAny(seg.text, "<[#\"`!") && !strings.Contains(seg.text, "\n\n") {
+		return // every marker holds one of these
+	}
 	low := strings.ToLower(seg.text)
 	for _, m := range rawMarkers {
 		if n := strings.Count(low, m.text); n > 0 {
