@@ -68,6 +68,7 @@ func Finding(family string, carriers []Carrier) *report.Finding {
 	var hits []fired
 	seen := map[Carrier]bool{}
 	results := map[string]Result{} // Info and XMP repeat each other's values
+	var sc scanner
 	scanned, bytes := 0, 0
 	truncated := false
 	for _, c := range carriers {
@@ -87,7 +88,7 @@ func Finding(family string, carriers []Carrier) *report.Finding {
 		r, ok := results[c.Text]
 		if !ok {
 			bytes += min(len(c.Text), MaxScan)
-			r = Scan(c.Text)
+			r = sc.scan(c.Text)
 			results[c.Text] = r
 		}
 		if !r.Found() {

@@ -88,14 +88,27 @@ func (r Result) Categories() []Category {
 
 // Scan looks for cues in text. It examines at most MaxScan bytes.
 func Scan(text string) Result {
+	var sc scanner
+	return sc.scan(text)
+}
+
+// scanner holds the buffers of a scan so that a run over many carriers
+// reuses them instead of allocating per text.
+type scanner struct {
+	lx   lexer
+	ms   matches
+	cand []int
+}
+
+func (sc *scanner) scan(text string) Result {
 	if len(text) > MaxScan {
 		text = text[:MaxScan]
 	}
-	var ms matches
+	sc.ms.reset()
 	for _, seg := range segments(text) {
-		toks := tokenize(seg.text, seg.tech)
-		ms.rules(toks)
-		ms.markers(seg)
+		toks := sc.lx.tokenize(seg.text, seg.tech)
+		sc.cand = sc.ms.rules(toks, sc.cand)
+		sc.ms.markers(seg)
 	}
-	return ms.result()
+	return sc.ms.result()
 }

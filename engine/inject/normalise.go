@@ -60,12 +60,19 @@ type token struct {
 
 // tokenize lexes text into words and undoes spaced letters, words run
 // together, homoglyph mixing and leetspeak, which need the cue vocabulary.
-func tokenize(text string, segTech tech) []token {
-	toks := splitLong(joinSpaced(lex(text, segTech)))
+func (lx *lexer) tokenize(text string, segTech tech) []token {
+	toks := splitLong(joinSpaced(lx.lex(text, segTech)))
 	for i := range toks[:len(toks)-1] {
 		fixWord(&toks[i])
 	}
 	return toks
+}
+
+// lexer keeps the buffers of lex between texts.
+type lexer struct {
+	toks []token
+	buf  []byte
+	ends []int
 }
 
 // lex lower-cases and folds text into words. Letters are mapped to plain
@@ -73,13 +80,17 @@ func tokenize(text string, segTech tech) []token {
 // characters are dropped; words carry the techniques that touched them. The
 // result ends with a sentinel token (empty word) holding the separator after
 // the last word, so boundary tests need no special case at the end.
-func lex(text string, segTech tech) []token {
-	toks := make([]token, 0, len(text)/5+2)
+func (lx *lexer) lex(text string, segTech tech) []token {
 	// Words are written one after another into buf and sliced out of one
 	// string at the end: one allocation for all of them.
-	buf := make([]byte, 0, len(text))
+	if n := len(text)/4 + 2; cap(lx.toks) < n {
+		lx.toks, lx.ends = make([]token, 0, n), make([]int, 0, n)
+	}
+	if cap(lx.buf) < len(text) {
+		lx.buf = make([]byte, 0, len(text))
+	}
+	toks, buf, ends := lx.toks[:0], lx.buf[:0], lx.ends[:0]
 	var (
-		ends    []int
 		wStart  int
 		wTech   tech
 		sep     token // separator facts gathered since the last word
@@ -171,7 +182,9 @@ func lex(text string, segTech tech) []token {
 	for i, b := range ends {
 		toks[i].w, a = words[a:b], b
 	}
-	return append(toks, sep)
+	toks = append(toks, sep)
+	lx.toks, lx.buf, lx.ends = toks, buf, ends
+	return toks
 }
 
 // isZeroWidth: characters that render as nothing and are used to split

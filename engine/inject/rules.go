@@ -121,7 +121,8 @@ func compile(cat Category, str strength, pattern string) rule {
 
 // words normalises one alternative of a pattern into its words.
 func words(s string) []string {
-	toks := lex(strings.ReplaceAll(s, "_", " "), 0)
+	var lx lexer
+	toks := lx.lex(strings.ReplaceAll(s, "_", " "), 0)
 	out := make([]string, 0, len(toks))
 	for _, t := range toks[:len(toks)-1] {
 		out = append(out, t.w)
@@ -312,11 +313,14 @@ type matches struct {
 	seg  int
 }
 
-// rules runs every cue rule over one segment's tokens.
-func (ms *matches) rules(toks []token) {
+// reset empties the list for the next text, keeping its storage.
+func (ms *matches) reset() { ms.list, ms.seg = ms.list[:0], 0 }
+
+// rules runs every cue rule over one segment's tokens; cand is scratch
+// space, returned for reuse.
+func (ms *matches) rules(toks []token, cand []int) []int {
 	ms.seg++
 	last := len(toks) - 1
-	var cand []int
 	for i := 0; i < last; i++ {
 		w := toks[i].w
 		cand = append(cand[:0], lexicon.exact[w]...)
@@ -340,6 +344,7 @@ func (ms *matches) rules(toks []token) {
 			ms.list = append(ms.list, match{cat: r.cat, str: str, seg: ms.seg, start: i, end: end, tech: t})
 		}
 	}
+	return cand
 }
 
 // mentioned reports whether the phrase toks[i:end] is cited rather than
