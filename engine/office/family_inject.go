@@ -5,74 +5,33 @@ import (
 	"github.com/doctrust/doctrust/engine/report"
 )
 
-// carrier is one attacker-authored text and the kind of place it came from.
-type carrier struct{ name, text string }
-
 // injectionCarriers lists the carriers SPEC.md item 8 names for Office:
-// docProps/* values, comments and hidden runs. Concealed visible text (white
-// on white) is not among them, for the same reason as the blind spot.
-func (a *analysis) injectionCarriers() []carrier {
-	var out []carrier
+// docProps/* values (and custom property names), comments and hidden runs.
+// Concealed visible text (white on white) is not among them, for the same
+// reason as the blind spot.
+func (a *analysis) injectionCarriers() []inject.Carrier {
+	var out []inject.Carrier
 	for _, p := range a.props.core {
-		out = append(out, carrier{"core:" + p.Name, p.Value})
+		out = append(out, inject.Carrier{Kind: inject.KindCoreProperty, Name: "core:" + p.Name, Text: p.Value})
 	}
 	for _, p := range a.props.app {
-		out = append(out, carrier{"app:" + p.Name, p.Value})
+		out = append(out, inject.Carrier{Kind: inject.KindAppProperty, Name: "app:" + p.Name, Text: p.Value})
 	}
 	for _, p := range a.props.custom {
-		out = append(out, carrier{"custom:" + p.Name, p.Value})
-		out = append(out, carrier{"custom-name", p.Name})
+		out = append(out, inject.Carrier{Kind: inject.KindCustomProperty, Name: "custom:" + p.Name, Text: p.Value},
+			inject.Carrier{Kind: inject.KindCustomProperty, Name: "custom-name", Text: p.Name})
 	}
 	for _, c := range a.comments {
-		out = append(out, carrier{"comment", c})
+		out = append(out, inject.Carrier{Kind: inject.KindComment, Name: "comment", Text: c})
 	}
 	for _, h := range a.word.hiddenText {
-		out = append(out, carrier{"hidden-run", h})
+		out = append(out, inject.Carrier{Kind: inject.KindHiddenRun, Name: "hidden-run", Text: h})
 	}
 	return out
 }
 
-// injectionMarkers reports text addressed to a language model. Field names
-// and payloads go only into evidence.fields (both redacted by
-// ?redact=payload); the message names counts and nothing else.
+// injectionMarkers reports text addressed to a language model; the
+// detector, the evidence and the severity rules are engine/inject's.
 func (a *analysis) injectionMarkers() *report.Finding {
-	var fields []report.UntrustedField
-	cues := map[string]int{}
-	tech := map[string]bool{}
-	onlySteering := true
-	for _, c := range a.injectionCarriers() {
-		r := inject.Scan(c.text)
-		if !r.Found() {
-			continue
-		}
-		fields = append(fields, report.UntrustedField{Name: report.Untrusted(c.name), Payload: report.Untrusted(c.text)})
-		for _, cat := range r.Categories() {
-			cues[string(cat)] += r.Cues[cat]
-			if cat != inject.Steering {
-				onlySteering = false
-			}
-		}
-		for _, t := range r.Techniques {
-			tech[t] = true
-		}
-	}
-	if len(fields) == 0 {
-		return nil
-	}
-	cueEv := make(map[string]any, len(cues))
-	for _, k := range sortedKeys(cues) {
-		cueEv[k] = cues[k]
-	}
-	ev := map[string]any{"payloadIsUntrusted": true, "cues": cueEv, "techniques": sortedKeys(tech)}
-	report.Capped(ev, "fields", fields)
-	sev := report.High
-	if onlySteering {
-		sev = report.Medium
-	}
-	return &report.Finding{
-		Family:   "office-injection-markers",
-		Severity: sev,
-		Message:  report.Msg("office-injection-markers.found", "count", len(fields), "categories", len(cues)),
-		Evidence: ev,
-	}
+	return inject.Finding("office-injection-markers", a.injectionCarriers())
 }

@@ -63,6 +63,15 @@ func scanWordStory(ctx context.Context, data []byte, s *wordScan) bool {
 		delText          strings.Builder
 		instr            strings.Builder
 	)
+	// Consecutive hidden runs of a paragraph are one snippet: Word splits
+	// a run wherever editing or proofing touched it, often mid-word.
+	var hidden strings.Builder
+	flushHidden := func() {
+		if t := strings.TrimSpace(hidden.String()); t != "" && len(s.hiddenText) < maxSnippets {
+			s.hiddenText = append(s.hiddenText, t)
+		}
+		hidden.Reset()
+	}
 	flushDel := func() {
 		s.addDeleted(delText.String())
 		delText.Reset()
@@ -127,13 +136,15 @@ func scanWordStory(ctx context.Context, data []byte, s *wordScan) bool {
 			case "t", "delText", "instrText":
 				textEl = ""
 			case "r":
-				if runHidden {
-					if txt := strings.TrimSpace(runText.String()); txt != "" {
-						s.hiddenRuns++
-						if len(s.hiddenText) < maxSnippets {
-							s.hiddenText = append(s.hiddenText, txt)
-						}
+				switch txt := runText.String(); {
+				case strings.TrimSpace(txt) == "":
+				case runHidden:
+					s.hiddenRuns++
+					if hidden.Len() < 4096 {
+						hidden.WriteString(txt)
 					}
+				default:
+					flushHidden()
 				}
 				inRun = false
 			case "del", "moveFrom":
@@ -144,6 +155,7 @@ func scanWordStory(ctx context.Context, data []byte, s *wordScan) bool {
 					}
 				}
 			case "p":
+				flushHidden()
 				// A complex field's instruction may span several runs; it
 				// is judged once its paragraph ends.
 				if instr.Len() > 0 {
@@ -156,6 +168,7 @@ func scanWordStory(ctx context.Context, data []byte, s *wordScan) bool {
 	if instr.Len() > 0 {
 		s.field(instr.String())
 	}
+	flushHidden()
 	return w.malformed()
 }
 
@@ -200,11 +213,12 @@ func collectText(ctx context.Context, data []byte, container, textEl string) ([]
 				buf.Write(t)
 			}
 		case xml.EndElement:
+			// Runs of one paragraph join as they are (Word splits words
+			// across runs); paragraphs are separated by a space.
 			if t.Name.Local == textEl {
 				inText = false
-				if in {
-					buf.WriteByte(' ')
-				}
+			} else if t.Name.Local == "p" && in {
+				buf.WriteByte(' ')
 			} else if t.Name.Local == container && in {
 				in = false
 				if s := strings.TrimSpace(buf.String()); s != "" && len(out) < maxSnippets {

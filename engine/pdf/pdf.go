@@ -130,6 +130,7 @@ var families = []family{
 	{"numeric-edits", (*analysis).numericEdits},
 	{"embedded-image-anomalies", (*analysis).embeddedImageAnomalies},
 	{"page-geometry", (*analysis).pageGeometry},
+	{"document-injection-markers", (*analysis).injectionMarkers},
 }
 
 // skipped applies the mode and encryption rules of the family catalogue.

@@ -126,6 +126,18 @@ var catalogue = map[string]text{
 	"signature-permissions.unclassified-changes": {"Changes after certification not classified", "{opaque} of the {assessed} revision(s) appended after the certification signature changed objects this analysis cannot classify, so whether its permissions (P={p}) allow them is unknown."},
 	"signature-permissions.permitted":            {"Certified document within its permissions", "The document is certified (P={p}); the {assessed} revision(s) appended after the certification made only changes it permits."},
 	// end of signature families
+	// injection-marker families (engine/inject, engine/pdf, engine/office)
+	"document-injection-markers.hidden-directive": {"Hidden instructions for a language model", "{fields} metadata or annotation field(s) hold text addressed to a language model; at least one ({kind}) gives it an instruction where a reader does not see it, or hides it by obfuscation ({categories} cue categories, {techniques} obfuscation techniques)."},
+	"document-injection-markers.directive":        {"Instructions for a language model", "{fields} metadata or annotation field(s) hold text addressed to a language model; the instructions sit in carriers a reader can open, such as an annotation or an attachment name (first: {kind}; {categories} cue categories)."},
+	"document-injection-markers.cues":             {"Language-model cue words", "{fields} metadata or annotation field(s) hold words aimed at a language model without an instruction a model would follow (first: {kind}; {categories} cue categories, {techniques} obfuscation techniques)."},
+	"document-injection-markers.categories":       {"", "Cue categories: {categories}."},
+	"document-injection-markers.techniques":       {"", "Obfuscation undone: {techniques}."},
+	"office-injection-markers.hidden-directive":   {"Hidden instructions for a language model", "{fields} document property, comment or hidden-run field(s) hold text addressed to a language model; at least one ({kind}) gives it an instruction where a reader does not see it, or hides it by obfuscation ({categories} cue categories, {techniques} obfuscation techniques)."},
+	"office-injection-markers.directive":          {"Instructions for a language model", "{fields} document property, comment or hidden-run field(s) hold text addressed to a language model; the instructions sit in carriers a reader can open, such as a comment (first: {kind}; {categories} cue categories)."},
+	"office-injection-markers.cues":               {"Language-model cue words", "{fields} document property, comment or hidden-run field(s) hold words aimed at a language model without an instruction a model would follow (first: {kind}; {categories} cue categories, {techniques} obfuscation techniques)."},
+	"office-injection-markers.categories":         {"", "Cue categories: {categories}."},
+	"office-injection-markers.techniques":         {"", "Obfuscation undone: {techniques}."},
+	// end of injection-marker families
 
 	// disclosure signals for formats whose analysers are not yet walked
 	"image-structure-anomalies.container-not-walked": {"Image container not walked", "The {format} container is recognised but its structure and metadata are not walked by this engine version; an empty result here is not a clean result."},
@@ -157,8 +169,6 @@ var catalogue = map[string]text{
 	"office-tracked-changes.deletions":  {"Tracked deletions recorded", "The document records {deletions} deletion(s), {insertions} insertion(s), {moves} move mark(s) and {formatting} formatting change(s) by {authors} author(s); the deleted text is still in the file."},
 	"office-tracked-changes.insertions": {"Tracked insertions recorded", "The document records {insertions} insertion(s), {moves} move mark(s) and {formatting} formatting change(s) by {authors} author(s)."},
 	"office-tracked-changes.formatting": {"Tracked formatting changes", "The document records {formatting} formatting change(s) by {authors} author(s)."},
-
-	"office-injection-markers.found": {"Text addressed to a language model", "{count} carrier(s) among document properties, comments and hidden runs hold text addressed to a language model ({categories} cue categories)."},
 
 	"office-metadata-anomalies.dates-out-of-order":     {"Modified before created", "The recorded modification date is earlier than the creation date."},
 	"office-metadata-anomalies.future-date":            {"Date in the future", "{dates} document date(s) lie after the time of analysis."},
