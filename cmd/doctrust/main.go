@@ -1,7 +1,7 @@
 // Command doctrust is the local all-in-one tool: `serve` runs the API on
-// loopback, `inspect` prints the same JSON report the API returns with no
-// server, `admin` changes accounts for support. (The metadata and compare
-// commands arrive with their issues.)
+// loopback, `inspect` and `metadata` print the same JSON the API returns
+// with no server, `admin` changes accounts for support. (The compare
+// command arrives with its issue.)
 package main
 
 import (
@@ -20,6 +20,7 @@ import (
 const usage = `usage:
   doctrust serve
   doctrust inspect FILE [--redact] [--triage] [--timing] [--policy JSON]
+  doctrust metadata FILE
   doctrust admin plan EMAIL PLAN      (PLAN: free, solo, team, business)
 
 Environment: PORT (8080), DATA_DIR (.data), STORE (embedded|dynamodb),
@@ -41,6 +42,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "inspect":
 		return inspect(args[1:], stdout, stderr)
+	case "metadata":
+		return listMetadata(args[1:], stdout, stderr)
 	case "serve":
 		return serve(args[1:], stdout, stderr)
 	case "admin":
@@ -93,20 +96,50 @@ func inspect(args []string, stdout, stderr io.Writer) int {
 	}
 	pl := &analysis.Pipeline{Secret: secret}
 	res, err := pl.Inspect(context.Background(), req)
+	if code := failed(err, stderr); code != 0 {
+		return code
+	}
+	stdout.Write(res.Body)
+	fmt.Fprintln(stdout)
+	return 0
+}
+
+// listMetadata prints the MetadataReport POST /api/v1/metadata returns. It
+// needs no store: a listing carries no receipt.
+func listMetadata(args []string, stdout, stderr io.Writer) int {
+	if len(args) != 1 || args[0] == "" || args[0][0] == '-' {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	data, err := os.ReadFile(args[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "doctrust: %v\n", err)
+		return 1
+	}
+	l, err := (&analysis.Pipeline{}).Metadata(context.Background(), data)
+	if code := failed(err, stderr); code != 0 {
+		return code
+	}
+	stdout.Write(l.Body)
+	fmt.Fprintln(stdout)
+	return 0
+}
+
+// failed prints an analysis error as the API's error body and returns the
+// exit code (0 when err is nil).
+func failed(err error, stderr io.Writer) int {
 	switch {
+	case err == nil:
+		return 0
 	case errors.Is(err, analysis.ErrUnreadable):
 		fmt.Fprintln(stderr, `{"error":"not_a_pdf"}`)
 		return 3
 	case errors.Is(err, analysis.ErrDeadline):
 		fmt.Fprintln(stderr, `{"error":"analysis_timeout","timeoutMs":15000}`)
 		return 4
-	case err != nil:
-		fmt.Fprintf(stderr, "doctrust: %v\n", err)
-		return 1
 	}
-	stdout.Write(res.Body)
-	fmt.Fprintln(stdout)
-	return 0
+	fmt.Fprintf(stderr, "doctrust: %v\n", err)
+	return 1
 }
 
 // splitPath lets the file come before or after the flags.

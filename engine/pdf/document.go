@@ -31,7 +31,7 @@ func (a *analysis) readDocument() {
 			doc.Pages = int(n)
 		}
 	}
-	doc.Signed = a.hasSignatureValue()
+	doc.Signed = a.signatureCount(1) > 0
 	if f.Encrypted {
 		// Info strings and the XMP stream are encrypted: nothing textual
 		// can be read without decrypting, which this engine does not do.
@@ -108,24 +108,36 @@ func (a *analysis) readXMP() *XMP {
 	return ParseXMP(data)
 }
 
-// hasSignatureValue reports whether any signature field carries a value,
-// or the catalogue's /Perms names a signature dictionary.
-func (a *analysis) hasSignatureValue() bool {
+// signatureCount counts the distinct signature dictionaries that signature
+// fields carry as values or the catalogue's /Perms names, stopping at limit.
+func (a *analysis) signatureCount(limit int) int {
+	n := 0
+	sigs := map[cos.Ref]bool{}
+	count := func(o cos.Object) {
+		if !isSigDict(a.dict(o)) {
+			return
+		}
+		if ref, ok := o.(cos.Ref); ok {
+			if sigs[ref] {
+				return
+			}
+			sigs[ref] = true
+		}
+		n++
+	}
 	if perms := a.dict(a.catalog.Get("Perms")); perms != nil {
 		for _, k := range []cos.Name{"DocMDP", "UR3", "UR"} {
-			if isSigDict(a.dict(perms.Get(k))) {
-				return true
-			}
+			count(perms.Get(k))
 		}
 	}
 	form := a.dict(a.catalog.Get("AcroForm"))
-	if form == nil {
-		return false
+	if form == nil || n >= limit {
+		return min(n, limit)
 	}
 	fields, _ := a.resolve(form.Get("Fields")).(cos.Array)
 	stack := append([]cos.Object(nil), fields...)
 	seen := map[int]bool{}
-	for n := 0; len(stack) > 0 && n < maxFieldNodes; n++ {
+	for i := 0; len(stack) > 0 && i < maxFieldNodes && n < limit; i++ {
 		o := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		if ref, ok := o.(cos.Ref); ok {
@@ -138,14 +150,14 @@ func (a *analysis) hasSignatureValue() bool {
 		if d == nil {
 			continue
 		}
-		if d.Name("FT") == "Sig" && isSigDict(a.dict(d.Get("V"))) {
-			return true
+		if d.Name("FT") == "Sig" {
+			count(d.Get("V"))
 		}
 		if kids, ok := a.resolve(d.Get("Kids")).(cos.Array); ok {
 			stack = append(stack, kids...)
 		}
 	}
-	return false
+	return min(n, limit)
 }
 
 // isSigDict recognises a signature value dictionary.

@@ -75,6 +75,7 @@ func New(cfg Config) *Server {
 	}
 	s.mux.HandleFunc("GET /api/v1/health", s.health)
 	s.mux.HandleFunc("POST /api/v1/inspect", s.inspect)
+	s.mux.HandleFunc("POST /api/v1/metadata", s.metadata)
 	s.mux.HandleFunc("POST /api/v1/receipt/verify", s.verifyReceipt)
 	s.accountRoutes()
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { writeError(w, E(NotFound)) })
@@ -86,6 +87,7 @@ func New(cfg Config) *Server {
 // verification, whose body is a whole report.
 var bodyLimits = map[string]int64{
 	"/api/v1/inspect":        0,
+	"/api/v1/metadata":       0,
 	"/api/v1/receipt/verify": VerifyBodyLimit,
 }
 

@@ -1,0 +1,127 @@
+package image
+
+import (
+	"context"
+	"encoding/binary"
+	"strconv"
+
+	"github.com/doctrust/doctrust/engine/report"
+	"github.com/doctrust/doctrust/engine/sniff"
+)
+
+// Listing is what the metadata listing (engine/metadata) reads from one
+// image: the metadata the container walk found, uninterpreted, and the
+// structure finding an inspection would raise.
+type Listing struct {
+	Format        sniff.Format
+	Walked        bool
+	Width, Height int // 0 when unknown
+	// Containers names the metadata containers present, in the order of
+	// the inspection's image block.
+	Containers []string
+	// EXIF is the block the inspection uses (the first one the pre-pass
+	// accepted), else the first one found; nil when there is none.
+	EXIF       []byte
+	EXIFBlocks int
+	XMP        [][]byte
+	Text       []Text
+	Comments   []string
+	// Structure is the image-structure-anomalies finding, nil when the
+	// container walked cleanly.
+	Structure *report.Finding
+}
+
+// Text is one PNG text chunk (tEXt, zTXt or iTXt). Both strings are
+// attacker-authored; tEXt and zTXt are Latin-1 by the PNG specification.
+type Text struct {
+	Keyword, Text string
+}
+
+// Names of the metadata containers engine/metadata lists itself; the others
+// it names as present but not enumerated.
+const (
+	ContainerEXIF    = cEXIF
+	ContainerXMP     = cXMP
+	ContainerPNGText = cPNGText
+)
+
+// List walks one image for its metadata. Formats Walks refuses come back
+// unwalked, with the container-not-walked finding. The only error is
+// ErrDeadline.
+func List(ctx context.Context, data []byte, format sniff.Format) (*Listing, error) {
+	if !Walks(format) {
+		r := notWalked(data, format)
+		l := &Listing{Format: format}
+		if len(r.Signals) > 0 {
+			s := r.Signals[0]
+			l.Structure = &report.Finding{Family: s.ID, Severity: s.Severity, Message: s.Message, Notes: s.Notes, Evidence: s.Evidence}
+		}
+		return l, nil
+	}
+	f := &facts{format: format}
+	var err error
+	switch format {
+	case sniff.JPEG:
+		err = walkJPEG(ctx, data, f)
+	case sniff.PNG:
+		err = walkPNG(ctx, data, f)
+	case sniff.WebP:
+		err = walkWebP(ctx, data, f)
+	default:
+		err = walkISOBMFF(ctx, data, f)
+	}
+	if err != nil {
+		return nil, err
+	}
+	l := &Listing{
+		Format: format, Walked: true, Width: f.width, Height: f.height,
+		Containers: f.list(), EXIF: f.firstEXIF, EXIFBlocks: f.exifCount,
+		XMP: f.xmp, Comments: f.comments,
+		Structure: newAnalysis(f).structure(),
+	}
+	if f.exif != nil {
+		l.EXIF = f.exif.raw
+	}
+	for _, t := range f.texts {
+		l.Text = append(l.Text, Text{Keyword: t.keyword, Text: t.text})
+	}
+	return l, nil
+}
+
+// EXIFEntry is one directory entry of an EXIF block: the directory it sits
+// in (IFD0, IFD1 ..., ExifIFD, GPS, InteropIFD), its tag, TIFF field type
+// and count, and its value bytes in the block's byte order.
+type EXIFEntry struct {
+	Dir   string
+	Tag   uint16
+	Type  uint16
+	Count uint32
+	Value []byte
+}
+
+// ListEXIF lists the entries of a TIFF-structured block (an EXIF block, or
+// a whole TIFF file) in directory order: each IFD of the main chain
+// followed by the sub-IFDs it points to. It runs the same bounds-checking
+// pre-pass the inspection runs before goexif; a block the pre-pass refuses
+// yields no entries and the error. Values are slices of b.
+func ListEXIF(b []byte) ([]EXIFEntry, binary.ByteOrder, error) {
+	var out []EXIFEntry
+	p := &prepass{b: b, facts: &exifFacts{}, entries: &out}
+	if err := p.run(); err != nil {
+		return nil, nil, err
+	}
+	return out, p.order, nil
+}
+
+// dirName names a directory as exiftool's family-1 groups do.
+func dirName(chain int, kind uint16) string {
+	switch kind {
+	case tagExifIFD:
+		return "ExifIFD"
+	case tagGPSIFD:
+		return "GPS"
+	case tagInteropIFD:
+		return "InteropIFD"
+	}
+	return "IFD" + strconv.Itoa(chain)
+}
