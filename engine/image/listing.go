@@ -52,6 +52,7 @@ func List(ctx context.Context, data []byte, format sniff.Format) (*Listing, erro
 	if !Walks(format) {
 		r := notWalked(data, format)
 		l := &Listing{Format: format}
+		l.Width, l.Height = headerSize(data, format)
 		if len(r.Signals) > 0 {
 			s := r.Signals[0]
 			l.Structure = &report.Finding{Family: s.ID, Severity: s.Severity, Message: s.Message, Notes: s.Notes, Evidence: s.Evidence}
@@ -124,4 +125,22 @@ func dirName(chain int, kind uint16) string {
 		return "InteropIFD"
 	}
 	return "IFD" + strconv.Itoa(chain)
+}
+
+// headerSize reads the dimensions a GIF or BMP states in its fixed header;
+// their containers are not walked. TIFF keeps its size in IFD0.
+func headerSize(b []byte, format sniff.Format) (w, h int) {
+	switch {
+	case format == sniff.GIF && len(b) >= 10:
+		return int(binary.LittleEndian.Uint16(b[6:])), int(binary.LittleEndian.Uint16(b[8:]))
+	case format == sniff.BMP && len(b) >= 26 && binary.LittleEndian.Uint32(b[14:]) >= 40:
+		w, h := int32(binary.LittleEndian.Uint32(b[18:])), int32(binary.LittleEndian.Uint32(b[22:]))
+		if h < 0 {
+			h = -h // a top-down bitmap
+		}
+		if w > 0 && h > 0 {
+			return int(w), int(h)
+		}
+	}
+	return 0, 0
 }

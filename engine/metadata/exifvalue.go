@@ -144,8 +144,9 @@ func (v value) ascii() string {
 }
 
 // stored renders the value as the file holds it: the text of an ASCII
-// value, the elements of a numeric one, the bytes of a short UNDEFINED one;
-// "" for longer binary data.
+// value, the elements of a numeric one, the bytes of an UNDEFINED one of
+// at most four (the enumerations and component lists); "" for longer
+// binary data.
 func (v value) stored() string {
 	switch {
 	case v.typ == tASCII:
@@ -156,7 +157,7 @@ func (v value) stored() string {
 	if s, ok := text(v.b); ok {
 		return s
 	}
-	if len(v.b) <= 16 {
+	if len(v.b) <= 4 {
 		parts := make([]string, len(v.b))
 		for i, c := range v.b {
 			parts[i] = strconv.Itoa(int(c))

@@ -29,8 +29,13 @@ func (b *builder) image(ctx context.Context, data []byte, format sniff.Format) e
 	exifListed := false
 	switch {
 	case format == sniff.TIFF:
-		// A TIFF file is itself an EXIF-structured block.
+		// A TIFF file is itself an EXIF-structured block; its first
+		// directory holds the size of its first image.
 		exifListed = b.exif(data)
+		if w, h := b.tiffSize(); w != "" && h != "" {
+			f.add("ImageWidth", w, "", "")
+			f.add("ImageHeight", h, "", "")
+		}
 	case l.EXIF != nil:
 		exifListed = b.exif(l.EXIF)
 		if l.EXIFBlocks > 1 {
@@ -123,4 +128,23 @@ func rawProfile(keyword, text string) (profile, bool) {
 		return profile{}, false
 	}
 	return profile{kind: strings.ToLower(kind), data: data}, true
+}
+
+// tiffSize reads ImageWidth and ImageHeight from the IFD0 just listed.
+func (b *builder) tiffSize() (w, h string) {
+	for _, c := range b.r.Containers {
+		if c.Name != "IFD0" || c.Part != b.part {
+			continue
+		}
+		for _, e := range c.Entries {
+			switch e.Key {
+			case "ImageWidth":
+				w = e.Value
+			case "ImageHeight":
+				h = e.Value
+			}
+		}
+		return w, h
+	}
+	return "", ""
 }
