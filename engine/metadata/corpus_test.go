@@ -3,6 +3,7 @@ package metadata
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -313,5 +314,53 @@ func TestManifestFacts(t *testing.T) {
 		if c := counts[k]; checks[k].level == most && c.matched*10 < c.compared*8 {
 			t.Errorf("%s: only %d of %d match", k, c.matched, c.compared)
 		}
+	}
+}
+
+// TestCorpusSweep lists every corpus file, Office packages and hostile
+// files included: a listing or ErrUnreadable, never a contained fault, and
+// the same bytes twice for the same file.
+func TestCorpusSweep(t *testing.T) {
+	if _, err := os.Stat(corpus); err != nil {
+		t.Skip("corpus not present")
+	}
+	files, listed := 0, 0
+	err := filepath.WalkDir(corpus, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Base(p) == "MANIFEST.tsv" || filepath.Base(p) == "README.md" {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		files++
+		r, err := List(context.Background(), data, Options{})
+		if errors.Is(err, ErrUnreadable) {
+			return nil
+		}
+		if err != nil {
+			t.Errorf("%s: %v", p, err)
+			return nil
+		}
+		listed++
+		for _, n := range r.Notes {
+			if n.Code == "structure-warnings.analysis-fault" {
+				t.Errorf("%s: a fault was contained", p)
+			}
+		}
+		again, _ := List(context.Background(), data, Options{})
+		a, _ := json.Marshal(r)
+		b, _ := json.Marshal(again)
+		if string(a) != string(b) {
+			t.Errorf("%s: two listings differ", p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d files, %d listed", files, listed)
+	if files < 700 {
+		t.Fatalf("only %d corpus files", files)
 	}
 }
