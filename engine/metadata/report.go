@@ -93,7 +93,7 @@ const (
 	maxEntries             = 10000
 	maxValueRunes          = 1000
 	maxKeyRunes            = 200
-	maxListedRunes         = 1 << 20 // value runes in all
+	maxListedBytes         = 1 << 20 // bytes of values and raw forms in all
 	maxContainers          = 512
 	maxPersonal            = 500
 )
@@ -103,7 +103,7 @@ type builder struct {
 	r       *Report
 	part    string // the package part being listed, "" for the file itself
 	entries int
-	runes   int
+	bytes   int
 }
 
 func newBuilder(media report.MediaType, format string, size int64) *builder {
@@ -138,13 +138,13 @@ func (c *cont) add(key, value, raw, code string) {
 		return
 	}
 	ct := &c.b.r.Containers[c.i]
-	if len(ct.Entries) >= maxEntriesPerContainer || c.b.entries >= maxEntries || c.b.runes >= maxListedRunes {
+	if len(ct.Entries) >= maxEntriesPerContainer || c.b.entries >= maxEntries || c.b.bytes >= maxListedBytes {
 		if ct.EntriesTotal == 0 {
 			ct.EntriesTotal = len(ct.Entries)
 		}
 		ct.EntriesTotal++
 		ct.EntriesTruncated = true
-		c.b.r.ContainersTruncated = c.b.r.ContainersTruncated || c.b.entries >= maxEntries || c.b.runes >= maxListedRunes
+		c.b.r.ContainersTruncated = c.b.r.ContainersTruncated || c.b.entries >= maxEntries || c.b.bytes >= maxListedBytes
 		return
 	}
 	e := Entry{Key: clean(key, maxKeyRunes), Value: clean(value, maxValueRunes), Raw: clean(raw, maxValueRunes), Code: code}
@@ -152,7 +152,7 @@ func (c *cont) add(key, value, raw, code string) {
 		e.Raw = ""
 	}
 	c.b.entries++
-	c.b.runes += len(e.Value) + len(e.Raw)
+	c.b.bytes += len(e.Value) + len(e.Raw)
 	ct.Entries = append(ct.Entries, e)
 }
 
