@@ -11,12 +11,14 @@
 # Environment:
 #   CORPUS  corpus root (default ../shared/corpus beside the repository)
 #   RUNS    timed whole-process runs per command and file, median taken (default 3)
+#   WARMUP  untimed runs per command and file before timing (default 1)
 #   SLOWEST how many slowest files to list (default 5)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 CORPUS=${CORPUS:-../shared/corpus}
 RUNS=${RUNS:-3}
+WARMUP=${WARMUP:-1}
 SLOWEST=${SLOWEST:-5}
 
 if [ ! -d "$CORPUS" ]; then
@@ -49,4 +51,5 @@ mkdir -p "$DATA_DIR"
 	-doctrust bin/doctrust \
 	-exiftool "$(command -v exiftool)" \
 	-n "$RUNS" \
+	-warmup "$WARMUP" \
 	-slowest "$SLOWEST"
