@@ -100,6 +100,7 @@ type facts struct {
 	animated         bool
 	inflated         int64    // PNG text bytes decompressed so far
 	comments         []string // JPEG COM segments, capped
+	textCount        int      // PNG text chunks, kept or not
 }
 
 func (f *facts) add(c string) {

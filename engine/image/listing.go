@@ -25,6 +25,7 @@ type Listing struct {
 	EXIFBlocks int
 	XMP        [][]byte
 	Text       []Text
+	TextTotal  int // text chunks in the file; Text keeps the first ones
 	Comments   []string
 	// Structure is the image-structure-anomalies finding, nil when the
 	// container walked cleanly.
@@ -77,7 +78,7 @@ func List(ctx context.Context, data []byte, format sniff.Format) (*Listing, erro
 	l := &Listing{
 		Format: format, Walked: true, Width: f.width, Height: f.height,
 		Containers: f.list(), EXIF: f.firstEXIF, EXIFBlocks: f.exifCount,
-		XMP: f.xmp, Comments: f.comments,
+		XMP: f.xmp, Comments: f.comments, TextTotal: f.textCount,
 		Structure: newAnalysis(f).structure(),
 	}
 	if f.exif != nil {

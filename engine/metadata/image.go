@@ -39,7 +39,7 @@ func (b *builder) image(ctx context.Context, data []byte, format sniff.Format) e
 		}
 	}
 	b.xmp(l.XMP)
-	exifListed = b.pngText(l.Text) || exifListed
+	exifListed = b.pngText(l.Text, l.TextTotal) || exifListed
 	if len(l.Comments) > 0 {
 		c := b.container("Comment")
 		for _, s := range l.Comments {

@@ -45,10 +45,7 @@ func (b *builder) pdf(ctx context.Context, data []byte, header int, opt Options)
 		for _, font := range fx.Fonts {
 			c.add(font.Name, fontValue(font), "", "")
 		}
-		if fx.FontsTotal > len(fx.Fonts) && c.i >= 0 {
-			ct := &b.r.Containers[c.i]
-			ct.EntriesTotal, ct.EntriesTruncated = fx.FontsTotal, true
-		}
+		c.truncated(fx.FontsTotal)
 	}
 	// The encrypted note of an inspection speaks of families not run; here
 	// File says Encrypted and the Info strings say (encrypted).

@@ -13,7 +13,7 @@ import (
 // metadata blocks ImageMagick stores as hex in text chunks ("Raw profile
 // type exif" ...) are decoded and listed as what they are; pngText reports
 // whether one was an EXIF block that was listed.
-func (b *builder) pngText(texts []image.Text) (exifListed bool) {
+func (b *builder) pngText(texts []image.Text, total int) (exifListed bool) {
 	if len(texts) == 0 {
 		return false
 	}
@@ -27,6 +27,7 @@ func (b *builder) pngText(texts []image.Text) (exifListed bool) {
 		}
 		c.add(t.Keyword, latin1([]byte(t.Text)), "", "")
 	}
+	c.truncated(total)
 	for _, p := range profiles {
 		switch p.kind {
 		case "exif", "app1":

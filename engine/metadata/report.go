@@ -93,7 +93,8 @@ const (
 	maxEntries             = 10000
 	maxValueRunes          = 1000
 	maxKeyRunes            = 200
-	maxListedBytes         = 1 << 20 // bytes of values and raw forms in all
+	maxListedBytes         = 1 << 20 // bytes of keys, values and raw forms in all
+	maxPersonalBytes       = 1 << 18
 	maxContainers          = 512
 	maxPersonal            = 500
 )
@@ -152,8 +153,20 @@ func (c *cont) add(key, value, raw, code string) {
 		e.Raw = ""
 	}
 	c.b.entries++
-	c.b.bytes += len(e.Value) + len(e.Raw)
+	c.b.bytes += len(e.Key) + len(e.Value) + len(e.Raw)
 	ct.Entries = append(ct.Entries, e)
+}
+
+// truncated records that the walker below kept fewer entries than the
+// file holds (total), as a cap of its own does.
+func (c *cont) truncated(total int) {
+	if c.i < 0 {
+		return
+	}
+	ct := &c.b.r.Containers[c.i]
+	if total > len(ct.Entries) && total > ct.EntriesTotal {
+		ct.EntriesTotal, ct.EntriesTruncated = total, true
+	}
 }
 
 // notEnumerated names a container once per part.
@@ -191,15 +204,18 @@ func (b *builder) setGPS(lat, lon float64, container string) {
 	b.r.GPS = &GPS{Latitude: lat, Longitude: lon, Container: container, Part: b.part}
 }
 
-// finish copies the personal entries, in listing order.
+// finish copies the personal entries, in listing order, within their own
+// caps (a count and a size, so the copy cannot double the listing).
 func (b *builder) finish() *Report {
+	size := 0
 	for _, c := range b.r.Containers {
 		for _, e := range c.Entries {
 			if !personal(c.Name, e.Key) {
 				continue
 			}
 			b.r.PersonalTotal++
-			if len(b.r.Personal) < maxPersonal {
+			size += len(e.Key) + len(e.Value) + len(e.Raw)
+			if len(b.r.Personal) < maxPersonal && size <= maxPersonalBytes {
 				b.r.Personal = append(b.r.Personal, Personal{Container: c.Name, Part: c.Part, Entry: e})
 			}
 		}

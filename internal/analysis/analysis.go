@@ -7,6 +7,7 @@
 package analysis
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -140,9 +141,14 @@ func (p *Pipeline) Metadata(ctx context.Context, data []byte) (*Listing, error) 
 	if err != nil {
 		return nil, err
 	}
-	body, err := json.Marshal(rep)
-	if err != nil {
+	// Values are shown as written, so <, > and & stay themselves rather
+	// than growing sixfold into \u003c escapes: the listing's caps then
+	// bound the body too (the body is application/json, never HTML).
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(rep); err != nil {
 		return nil, errors.Join(errors.New("analysis: encoding the listing"), err)
 	}
-	return &Listing{Body: body, Report: rep}, nil
+	return &Listing{Body: bytes.TrimSuffix(buf.Bytes(), []byte("\n")), Report: rep}, nil
 }
