@@ -287,3 +287,41 @@ func two(f float64) string {
 	}
 	return s
 }
+
+var cfaColors = []string{"Red", "Green", "Blue", "Cyan", "Magenta", "Yellow", "White"}
+
+// printCFAPattern shows the colour filter array row by row, as exiftool
+// does: [Green,Blue][Red,Green]. The repeat sizes are read in the block's
+// byte order, or the other one when only that fits the data.
+func printCFAPattern(v value) (string, bool) {
+	b := v.b
+	if len(b) < 4 {
+		return "", false
+	}
+	cols, rows := int(v.order.Uint16(b)), int(v.order.Uint16(b[2:]))
+	if cols*rows != len(b)-4 {
+		cols, rows = int(b[0])<<8|int(b[1]), int(b[2])<<8|int(b[3])
+		if cols*rows != len(b)-4 {
+			cols, rows = int(b[1])<<8|int(b[0]), int(b[3])<<8|int(b[2])
+		}
+	}
+	if cols == 0 || rows == 0 || cols*rows != len(b)-4 || cols*rows > maxElems {
+		return "", false
+	}
+	var out strings.Builder
+	for r := 0; r < rows; r++ {
+		out.WriteByte('[')
+		for c := 0; c < cols; c++ {
+			k := int(b[4+r*cols+c])
+			if k >= len(cfaColors) {
+				return "", false
+			}
+			if c > 0 {
+				out.WriteByte(',')
+			}
+			out.WriteString(cfaColors[k])
+		}
+		out.WriteByte(']')
+	}
+	return out.String(), true
+}

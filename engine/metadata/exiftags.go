@@ -195,7 +195,7 @@ var exifTags = map[uint16]tagDef{
 	0xa300: {name: "FileSource", enum: enum{"1": "Film Scanner", "2": "Reflection Print Scanner", "3": "Digital Camera",
 		"3 0 0 0": "Sigma Digital Camera"}},
 	0xa301: {name: "SceneType", enum: enum{"1": "Directly photographed"}},
-	0xa302: {name: "CFAPattern"},
+	0xa302: {name: "CFAPattern", print: printCFAPattern},
 	0xa401: {name: "CustomRendered", enum: enum{"0": "Normal", "1": "Custom", "2": "HDR (no original saved)", "3": "HDR (original saved)",
 		"4": "Original (for HDR)", "6": "Panorama", "7": "Portrait HDR", "8": "Portrait"}},
 	0xa402: {name: "ExposureMode", enum: enum{"0": "Auto", "1": "Manual", "2": "Auto bracket"}},

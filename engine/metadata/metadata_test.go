@@ -212,6 +212,9 @@ func TestPrintConversions(t *testing.T) {
 			t.Errorf("unicode comment %q", s)
 		}
 	}
+	if s, _ := printCFAPattern(value{typ: tUndefined, b: []byte{0, 2, 0, 2, 1, 2, 0, 1}, order: binary.BigEndian}); s != "[Green,Blue][Red,Green]" {
+		t.Errorf("CFA %q", s)
+	}
 	if s, _ := printUCS2(value{typ: tByte, b: []byte("T\x00i\x00t\x00\x00\x00")}); s != "Tit" {
 		t.Errorf("XP %q", s)
 	}

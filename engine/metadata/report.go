@@ -235,6 +235,16 @@ func clean(s string, n int) string {
 	if s == "" {
 		return ""
 	}
+	// A rune is at most 4 bytes and few are dropped: a prefix of 8n bytes
+	// holds the n runes kept, so a huge value costs no more than a long one.
+	cut := false
+	if len(s) > 8*n {
+		i := 8 * n
+		for i > 0 && !utf8.RuneStart(s[i]) {
+			i-- // not inside a rune
+		}
+		s, cut = s[:i], true
+	}
 	s = strings.TrimSpace(strings.Map(func(r rune) rune {
 		if r == '\n' || r == '\r' || r == '\t' {
 			return ' '
@@ -242,7 +252,7 @@ func clean(s string, n int) string {
 		return r
 	}, s))
 	out := report.UntrustedN(s, n)
-	if utf8.RuneCountInString(out) == n && utf8.RuneCountInString(s) > n {
+	if cut || utf8.RuneCountInString(out) == n && utf8.RuneCountInString(s) > n {
 		out += "…"
 	}
 	return out

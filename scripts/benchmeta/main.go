@@ -309,7 +309,7 @@ func report(rs []result, floor [2]time.Duration, cats string, n, inN, warmup, sl
 		verdict = "not met"
 	}
 	fmt.Printf("- At least %.0fx faster than exiftool per file, listing in process against exiftool's whole process: "+
-		"**%s** (%.1fx: %s vs %s).\n", goal, verdict, ratio, bench.Ms(in), bench.Ms(e))
+		"**%s** (%.0fx: %s vs %s).\n", goal, verdict, ratio, bench.Us(in), bench.Ms(e))
 	pr := float64(e) / float64(p)
 	fmt.Printf("- Whole process against whole process: %.1fx (%s vs %s); the start-up floors are %s and %s.\n\n",
 		pr, bench.Ms(p), bench.Ms(e), bench.Ms(floor[1]), bench.Ms(floor[0]))
@@ -338,7 +338,7 @@ func report(rs []result, floor [2]time.Duration, cats string, n, inN, warmup, sl
 	fmt.Println("| file | size | in process | doctrust (process) | exiftool |")
 	fmt.Println("|---|---:|---:|---:|---:|")
 	for _, r := range bySlow[:min(slowest, len(bySlow))] {
-		fmt.Printf("| %s | %.0f KiB | %s | %s | %s |\n", r.rel, float64(r.size)/1024, bench.Ms(r.inProcess), bench.Ms(r.process), bench.Ms(r.exiftool))
+		fmt.Printf("| %s | %.0f KiB | %s | %s | %s |\n", r.rel, float64(r.size)/1024, bench.Us(r.inProcess), bench.Ms(r.process), bench.Ms(r.exiftool))
 	}
 	fmt.Println()
 
@@ -363,7 +363,7 @@ func row(name string, rs []result) (e, p, in time.Duration) {
 		es, ps, ins = append(es, r.exiftool), append(ps, r.process), append(ins, r.inProcess)
 	}
 	e, p, in = bench.Median(es), bench.Median(ps), bench.Median(ins)
-	fmt.Printf("| %s | %d | %s | %s | %s | **%.0fx** | %.1fx |\n", name, len(rs), bench.Ms(e), bench.Ms(p), bench.Ms(in),
+	fmt.Printf("| %s | %d | %s | %s | %s | **%.0fx** | %.1fx |\n", name, len(rs), bench.Ms(e), bench.Ms(p), bench.Us(in),
 		float64(e)/float64(in), float64(e)/float64(p))
 	return e, p, in
 }

@@ -69,6 +69,10 @@ func Pct(ds []time.Duration, p float64) time.Duration {
 // Ms formats a duration in milliseconds with two decimals.
 func Ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond)) }
 
+// Us formats a duration in microseconds with one decimal, for figures far
+// under a millisecond.
+func Us(d time.Duration) string { return fmt.Sprintf("%.1f µs", float64(d)/float64(time.Microsecond)) }
+
 // Trunc fits s into n columns for a progress line.
 func Trunc(s string, n int) string {
 	if len(s) <= n {
