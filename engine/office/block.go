@@ -127,8 +127,6 @@ func leafText(ctx context.Context, data []byte, depth int) ([]prop, bool) {
 				cur.Value = buf.String()
 				out = append(out, cur)
 				cur = prop{}
-			case w.depth == depth && cur.Name != "" && len(cur.Items) < maxPropItems:
-				// A vector closed: nothing to keep for the vector itself.
 			case w.depth > depth && cur.Name != "" && len(cur.Items) < maxPropItems:
 				if v := strings.TrimSpace(item.String()); v != "" {
 					cur.Items = append(cur.Items, v)
