@@ -168,6 +168,33 @@ func benchInspect(b *testing.B, triage bool) {
 	b.ReportMetric(float64(expanded)/(1<<20), "expandedMiB/op")
 }
 
+// BenchmarkMetadata lists every corpus image and the PDFs the inspection
+// benchmarks read, in process, as POST /metadata does per request.
+func BenchmarkMetadata(b *testing.B) {
+	files := benchLoad(b, append([]string{"image"}, benchPDFCategories...)...)
+	total := benchTotalBytes(files)
+	ctx := context.Background()
+	var refusals, otherErrs int
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		refusals, otherErrs = 0, 0
+		for _, f := range files {
+			_, err := engine.Metadata(ctx, f.data, engine.Options{})
+			switch {
+			case errors.Is(err, engine.ErrUnreadable):
+				refusals++
+			case err != nil:
+				otherErrs++
+			}
+		}
+	}
+	b.StopTimer()
+	benchRates(b, len(files), total)
+	b.ReportMetric(float64(refusals), "refusals/op")
+	b.ReportMetric(float64(otherErrs), "errors/op")
+}
+
 // TestCostTriageVsFull checks, for every PDF the benchmarks read, that triage
 // mode decompresses no more than a full inspection (summary.cost.
 // expandedBytes), and logs the aggregate ratio. The aggregate target

@@ -1,7 +1,7 @@
 // Command doctrust is the local all-in-one tool: `serve` runs the API on
-// loopback, `inspect` prints the same JSON report the API returns with no
-// server, `compare` prints the CompareReport of two PDFs, `admin` changes
-// accounts for support. (The metadata command arrives with its issue.)
+// loopback, `inspect` and `metadata` print the same JSON the API returns
+// with no server, `compare` prints the CompareReport of two PDFs, `admin`
+// changes accounts for support.
 package main
 
 import (
@@ -20,6 +20,7 @@ import (
 const usage = `usage:
   doctrust serve
   doctrust inspect FILE [--redact] [--triage] [--timing] [--policy JSON]
+  doctrust metadata FILE
   doctrust compare ORIGINAL CANDIDATE
   doctrust admin plan EMAIL PLAN      (PLAN: free, solo, team, business)
 
@@ -47,6 +48,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return inspect(args[1:], stdout, stderr)
 	case "compare":
 		return compareFiles(args[1:], stdout, stderr)
+	case "metadata":
+		return listMetadata(args[1:], stdout, stderr)
 	case "serve":
 		return serve(args[1:], stdout, stderr)
 	case "admin":
@@ -99,8 +102,8 @@ func inspect(args []string, stdout, stderr io.Writer) int {
 	}
 	pl := &analysis.Pipeline{Secret: secret}
 	res, err := pl.Inspect(context.Background(), req)
-	if err != nil {
-		return failed(err, stderr)
+	if code := failed(err, stderr); code != 0 {
+		return code
 	}
 	stdout.Write(res.Body)
 	fmt.Fprintln(stdout)
@@ -123,18 +126,41 @@ func compareFiles(args []string, stdout, stderr io.Writer) int {
 		files[i] = b
 	}
 	body, _, err := (&analysis.Pipeline{}).Compare(context.Background(), files[0], files[1])
-	if err != nil {
-		return failed(err, stderr)
+	if code := failed(err, stderr); code != 0 {
+		return code
 	}
 	stdout.Write(body)
 	fmt.Fprintln(stdout)
 	return 0
 }
 
-// failed prints the API's error body for an analysis error and returns the
-// exit code: 3 unreadable, 4 deadline, 1 anything else.
+// listMetadata prints the MetadataReport POST /api/v1/metadata returns. It
+// needs no store: a listing carries no receipt.
+func listMetadata(args []string, stdout, stderr io.Writer) int {
+	if len(args) != 1 || args[0] == "" || args[0][0] == '-' {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	data, err := os.ReadFile(args[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "doctrust: %v\n", err)
+		return 1
+	}
+	l, err := (&analysis.Pipeline{}).Metadata(context.Background(), data)
+	if code := failed(err, stderr); code != 0 {
+		return code
+	}
+	stdout.Write(l.Body)
+	fmt.Fprintln(stdout)
+	return 0
+}
+
+// failed prints an analysis error as the API's error body and returns the
+// exit code (0 when err is nil).
 func failed(err error, stderr io.Writer) int {
 	switch {
+	case err == nil:
+		return 0
 	case errors.Is(err, analysis.ErrUnreadable):
 		fmt.Fprintln(stderr, `{"error":"not_a_pdf"}`)
 		return 3

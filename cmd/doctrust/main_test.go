@@ -66,3 +66,37 @@ func TestComparePrintsReport(t *testing.T) {
 		t.Errorf("one file: exit %d", code)
 	}
 }
+
+// TestMetadataPrintsListing: `doctrust metadata FILE` prints the listing
+// the API returns, byte for byte the same for the same file.
+func TestMetadataPrintsListing(t *testing.T) {
+	code, out, errs := runCLI(t, "metadata", sample)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var r struct {
+		MediaType  string `json:"mediaType"`
+		Containers []struct {
+			Name    string `json:"name"`
+			Entries []struct{ Key, Value string }
+		} `json:"containers"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.MediaType != "pdf" || len(r.Containers) == 0 || r.Containers[0].Name != "File" {
+		t.Fatalf("listing %s", out)
+	}
+	if _, again, _ := runCLI(t, "metadata", sample); again != out {
+		t.Fatal("two listings of one file differ")
+	}
+	if code, _, errs := runCLI(t, "metadata", "main.go"); code != 3 || !strings.Contains(errs, "not_a_pdf") {
+		t.Errorf("unreadable: exit %d %s", code, errs)
+	}
+	if code, _, _ := runCLI(t, "metadata"); code != 2 {
+		t.Errorf("no file: exit %d", code)
+	}
+	if code, _, _ := runCLI(t, "metadata", "/nonexistent.pdf"); code != 1 {
+		t.Errorf("missing file: exit %d", code)
+	}
+}

@@ -61,15 +61,22 @@ type prepass struct {
 	numericElems uint64
 	// valueBytes sums the out-of-line values of every entry visited.
 	valueBytes uint64
+	// entries, when not nil, receives every entry the pass accepts, for
+	// the metadata listing (ListEXIF).
+	entries *[]EXIFEntry
 }
 
 // prepassEXIF validates a TIFF-structured block. It returns nil only when
 // goexif may safely decode b.
 func prepassEXIF(b []byte, x *exifFacts) error {
+	return (&prepass{b: b, facts: x}).run()
+}
+
+func (p *prepass) run() error {
+	b := p.b
 	if len(b) < 8 {
 		return errEXIF
 	}
-	p := &prepass{b: b, facts: x}
 	switch string(b[:4]) {
 	case "II*\x00":
 		p.order = binary.LittleEndian
@@ -159,6 +166,16 @@ func (p *prepass) ifd(off uint32, chain int, kind uint16) (next uint32, err erro
 			if p.valueBytes > n64 {
 				return 0, errEXIF
 			}
+		}
+		if p.entries != nil {
+			var v []byte
+			if size > 4 {
+				voff := uint64(p.order.Uint32(e[8:]))
+				v = p.b[voff : voff+size]
+			} else {
+				v = e[8 : 8+size]
+			}
+			*p.entries = append(*p.entries, EXIFEntry{Dir: dirName(chain, kind), Tag: tag, Type: typ, Count: uint32(cnt), Value: v})
 		}
 		val := p.order.Uint32(e[8:])
 		if typ == 3 && cnt == 1 {

@@ -83,6 +83,7 @@ type facts struct {
 	containers    uint32 // bit i set: containerOrder[i] present
 	anomalies     []anomaly
 	exif          *exifFacts
+	firstEXIF     []byte // the first EXIF block, accepted or not
 	exifCount     int
 	xmp           [][]byte
 	texts         []textChunk
@@ -102,7 +103,9 @@ type facts struct {
 	// photoshopWritten: the IRB carries resources only Photoshop writes.
 	photoshopWritten bool
 	animated         bool
-	inflated         int64 // PNG text bytes decompressed so far
+	inflated         int64    // PNG text bytes decompressed so far
+	comments         []string // JPEG COM segments, capped
+	textCount        int      // PNG text chunks, kept or not
 }
 
 func (f *facts) add(c string) {
@@ -143,6 +146,9 @@ func (f *facts) anomaly(code string, off int) {
 func (f *facts) setEXIF(tiff []byte, off int) {
 	f.add(cEXIF)
 	f.exifCount++
+	if f.firstEXIF == nil {
+		f.firstEXIF = tiff
+	}
 	if f.exif != nil {
 		return
 	}

@@ -146,6 +146,10 @@ func jpegSegment(m byte, s []byte, off int, f *facts) {
 			f.add(cIPTC)
 		}
 		f.photoshopWritten = f.photoshopWritten || ps
+	case m == 0xFE:
+		if len(f.comments) < maxXMPPackets {
+			f.comments = append(f.comments, string(s))
+		}
 	case m == 0xEE && bytes.HasPrefix(s, idAdobe):
 		f.add(cAdobe)
 	case m == 0xDB:

@@ -125,6 +125,7 @@ func pngChunk(typ string, d []byte, off int, f *facts) error {
 
 func (f *facts) addText(k, v string) {
 	f.add(cPNGText)
+	f.textCount++
 	if len(f.texts) < 4*maxXMPPackets {
 		f.texts = append(f.texts, textChunk{keyword: k, text: v})
 	}

@@ -22,7 +22,21 @@ type props struct {
 	corePresent, appPresent bool
 }
 
-type prop struct{ Name, Value string }
+// prop is one property. Prefix is the element's namespace prefix as
+// written (dc, cp, dcterms; the vt: value type for custom properties).
+// Items are the values of a nested vector (TitlesOfParts, HeadingPairs),
+// kept only for the metadata listing; families read Value.
+type prop struct {
+	Name, Value string
+	Prefix      string
+	Items       []string
+}
+
+// Caps on what one property keeps.
+const (
+	maxPropBytes = 4096
+	maxPropItems = 256
+)
 
 func first(list []prop, name string) string {
 	for _, p := range list {
@@ -53,22 +67,25 @@ func readProps(ctx context.Context, p *Package) (props, []string) {
 	pr.app, pr.appPresent = leaves("docProps/app.xml")
 	if data := p.ReadName("docProps/custom.xml"); data != nil {
 		w := newWalker(ctx, data)
-		var cur string
+		var cur, typ string
 		var buf strings.Builder
 		for tok := w.next(); tok != nil; tok = w.next() {
 			switch t := tok.(type) {
 			case xml.StartElement:
 				if t.Name.Local == "property" {
 					cur, _ = attr(t, "name")
+					typ = ""
 					buf.Reset()
+				} else if w.depth == 3 {
+					typ = t.Name.Local
 				}
 			case xml.CharData:
-				if w.depth >= 3 && buf.Len() < 4096 {
+				if w.depth >= 3 && buf.Len() < maxPropBytes {
 					buf.Write(t)
 				}
 			case xml.EndElement:
 				if t.Name.Local == "property" {
-					pr.custom = append(pr.custom, prop{cur, buf.String()})
+					pr.custom = append(pr.custom, prop{Name: cur, Value: buf.String(), Prefix: typ})
 				}
 			}
 		}
@@ -80,27 +97,41 @@ func readProps(ctx context.Context, p *Package) (props, []string) {
 }
 
 // leafText collects the text of elements at the given depth (children of
-// the root), keyed by local name.
+// the root), keyed by local name with the prefix as written. The text of
+// deeper elements (vector items) goes to Items.
 func leafText(ctx context.Context, data []byte, depth int) ([]prop, bool) {
 	w := newWalker(ctx, data)
 	var out []prop
-	var name string
-	var buf strings.Builder
+	var cur prop
+	var buf, item strings.Builder
 	for tok := w.next(); tok != nil; tok = w.next() {
 		switch t := tok.(type) {
 		case xml.StartElement:
-			if w.depth == depth {
-				name = t.Name.Local
+			switch {
+			case w.depth == depth:
+				cur = prop{Name: t.Name.Local, Prefix: t.Name.Space}
 				buf.Reset()
+			case w.depth > depth:
+				item.Reset()
 			}
 		case xml.CharData:
-			if w.depth == depth && buf.Len() < 4096 {
+			switch {
+			case w.depth == depth && buf.Len() < maxPropBytes:
 				buf.Write(t)
+			case w.depth > depth && item.Len() < maxPropBytes:
+				item.Write(t)
 			}
 		case xml.EndElement:
-			if w.depth == depth-1 && name != "" {
-				out = append(out, prop{name, buf.String()})
-				name = ""
+			switch {
+			case w.depth == depth-1 && cur.Name != "":
+				cur.Value = buf.String()
+				out = append(out, cur)
+				cur = prop{}
+			case w.depth > depth && cur.Name != "" && len(cur.Items) < maxPropItems:
+				if v := strings.TrimSpace(item.String()); v != "" {
+					cur.Items = append(cur.Items, v)
+				}
+				item.Reset()
 			}
 		}
 	}

@@ -40,6 +40,33 @@ func (a *analysis) structure() report.Finding {
 		vs = append(vs, variant{s, m})
 	}
 
+	a.packageChecks(ev, add)
+	if !z.OpenFailed && len(a.pkg.Parts) > 0 {
+		a.opcChecks(ev, add)
+	}
+	a.malformedCheck(ev, add)
+
+	if len(vs) == 0 {
+		add("package-walked", report.Info, report.Msg("office-structure-anomalies.package-walked", "parts", len(a.pkg.Parts), "format", report.Kind(a.format)))
+	}
+	f := compose("office-structure-anomalies", vs, ev)
+	ev["code"] = codes[0]
+	for i, v := range vs {
+		if v.msg.Code == f.Message.Code {
+			ev["code"] = codes[i]
+			break
+		}
+	}
+	ev["anomalies"] = codes
+	f.Notes = append(f.Notes, report.Msg("office-structure-anomalies.blind-spot"))
+	return *f
+}
+
+// packageChecks reports what the ZIP container itself shows: an archive
+// that cannot be opened, ambiguous or tricked entry names, bytes around
+// it, encrypted entries and the decompression limits met so far.
+func (a *analysis) packageChecks(ev map[string]any, add func(string, report.Severity, report.Message)) {
+	z := &a.pkg.Zip
 	if z.OpenFailed || z.TooManyEntries && len(a.pkg.Parts) == 0 {
 		ev["tooManyEntries"] = z.TooManyEntries
 		add("package-unreadable", report.Medium, report.Msg("office-structure-anomalies.package-unreadable", "maxEntries", MaxEntries))
@@ -71,28 +98,14 @@ func (a *analysis) structure() report.Finding {
 		report.Capped(ev, "unreadableParts", untrustedList(z.Unreadable))
 		add("unreadable-parts", report.Low, report.Msg("office-structure-anomalies.unreadable-parts", "count", len(z.Unreadable)))
 	}
-	if !z.OpenFailed && len(a.pkg.Parts) > 0 {
-		a.opcChecks(ev, add)
-	}
+}
+
+// malformedCheck reports the XML parts a walk read only in part.
+func (a *analysis) malformedCheck(ev map[string]any, add func(string, report.Severity, report.Message)) {
 	if bad := dedupe(a.malformed); len(bad) > 0 {
 		report.Capped(ev, "malformedParts", untrustedList(bad))
 		add("malformed-xml", report.Low, report.Msg("office-structure-anomalies.malformed-xml", "count", len(bad), "maxDepth", maxXMLDepth))
 	}
-
-	if len(vs) == 0 {
-		add("package-walked", report.Info, report.Msg("office-structure-anomalies.package-walked", "parts", len(a.pkg.Parts), "format", report.Kind(a.format)))
-	}
-	f := compose("office-structure-anomalies", vs, ev)
-	ev["code"] = codes[0]
-	for i, v := range vs {
-		if v.msg.Code == f.Message.Code {
-			ev["code"] = codes[i]
-			break
-		}
-	}
-	ev["anomalies"] = codes
-	f.Notes = append(f.Notes, report.Msg("office-structure-anomalies.blind-spot"))
-	return *f
 }
 
 // opcChecks compares the parts with [Content_Types].xml and the relationships.

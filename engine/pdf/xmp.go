@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"encoding/xml"
 	"io"
+	"strconv"
 	"strings"
+
+	"github.com/doctrust/doctrust/engine/pdf/cos"
 )
 
 // XMP namespaces the families read.
@@ -14,6 +17,8 @@ const (
 	nsMM    = "http://ns.adobe.com/xap/1.0/mm/"
 	nsEvt   = "http://ns.adobe.com/xap/1.0/sType/ResourceEvent#"
 	nsRDF   = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+	nsXML   = "http://www.w3.org/XML/1998/namespace"
+	nsMeta  = "adobe:ns:meta/"
 	maxXMP  = 4 << 20 // bytes of XMP read
 	maxToks = 200000  // XML tokens read
 	maxXMLD = 64      // element depth
@@ -24,6 +29,12 @@ const (
 type XMPProp struct {
 	NS, Name string
 	Value    string
+	// Path places the value in the packet for a listing: prefixed
+	// property names joined by "/", with "[n]" after an array for its
+	// n-th item, as in xmpMM:History[2]/stEvt:action. Lang is the
+	// item's xml:lang (language alternatives such as dc:title).
+	Path string
+	Lang string
 }
 
 // XMP is a flattened XMP packet: every text node and attribute value in
@@ -59,6 +70,16 @@ func (x *XMP) All(ns, name string) []string {
 	return out
 }
 
+// xmpFrame is one open element: its name, its segment of the listing
+// path ("" for RDF syntax and the xmpmeta wrapper), the items counted so
+// far when it is an array, and its xml:lang.
+type xmpFrame struct {
+	name  xml.Name
+	seg   string
+	items int
+	lang  string
+}
+
 // ParseXMP flattens an XMP packet. It is bounded in bytes, tokens and depth,
 // tolerates malformed XML by keeping what it read, and never expands
 // external entities (encoding/xml does not).
@@ -66,11 +87,15 @@ func ParseXMP(data []byte) *XMP {
 	if len(data) > maxXMP {
 		data = data[:maxXMP]
 	}
+	data = xmpUTF8(data)
 	dec := xml.NewDecoder(bytes.NewReader(data))
 	dec.Strict = false
 	dec.Entity = xml.HTMLEntity
+	// The packet is UTF-8 by now whatever its declaration says.
+	dec.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil }
 	x := &XMP{}
-	var stack []xml.Name
+	var stack []xmpFrame
+	prefixes := map[string]string{} // namespace URI -> first prefix declared for it
 	for toks := 0; toks < maxToks; toks++ {
 		tok, err := dec.Token()
 		if err == io.EOF || err != nil {
@@ -81,14 +106,39 @@ func ParseXMP(data []byte) *XMP {
 			if len(stack) >= maxXMLD {
 				return x
 			}
-			name := t.Name
-			stack = append(stack, name)
+			fr := xmpFrame{name: t.Name}
+			for _, at := range t.Attr {
+				switch {
+				case at.Name.Space == "xmlns":
+					if _, ok := prefixes[at.Value]; !ok {
+						prefixes[at.Value] = at.Name.Local
+					}
+				case at.Name.Space == nsXML && at.Name.Local == "lang":
+					fr.lang = at.Value
+				}
+			}
+			switch {
+			case t.Name.Space == nsRDF && t.Name.Local == "li":
+				if len(stack) > 0 {
+					stack[len(stack)-1].items++
+					fr.seg = "[" + strconv.Itoa(stack[len(stack)-1].items) + "]"
+				}
+			case t.Name.Space == nsRDF, t.Name.Space == nsMeta:
+			default:
+				fr.seg = qualified(prefixes, t.Name)
+			}
+			stack = append(stack, fr)
+			path := xmpPath(stack)
 			for _, at := range t.Attr {
 				an := at.Name
-				if an.Space == nsRDF || an.Space == "xmlns" || at.Name.Space == "xmlns" || an.Space == "" || an.Space == "http://www.w3.org/XML/1998/namespace" {
+				if an.Space == nsRDF || an.Space == "xmlns" || an.Space == "" || an.Space == nsXML {
 					continue
 				}
-				x.Props = append(x.Props, XMPProp{NS: an.Space, Name: an.Local, Value: at.Value})
+				p := qualified(prefixes, an)
+				if path != "" {
+					p = path + "/" + p
+				}
+				x.Props = append(x.Props, XMPProp{NS: an.Space, Name: an.Local, Value: at.Value, Path: p, Lang: xmpLang(stack)})
 			}
 		case xml.EndElement:
 			if len(stack) > 0 {
@@ -101,12 +151,119 @@ func ParseXMP(data []byte) *XMP {
 			}
 			// Attribute the text to the innermost non-RDF element.
 			for i := len(stack) - 1; i >= 0; i-- {
-				if stack[i].Space != nsRDF {
-					x.Props = append(x.Props, XMPProp{NS: stack[i].Space, Name: stack[i].Local, Value: v})
+				if stack[i].name.Space != nsRDF {
+					x.Props = append(x.Props, XMPProp{NS: stack[i].name.Space, Name: stack[i].name.Local, Value: v,
+						Path: xmpPath(stack), Lang: xmpLang(stack)})
 					break
 				}
 			}
 		}
 	}
 	return x
+}
+
+// xmpUTF8 converts a UTF-16 packet (XMP allows UTF-16, with or without a
+// byte-order mark) to UTF-8; UTF-8 comes back as it is.
+func xmpUTF8(b []byte) []byte {
+	if len(b) < 2 {
+		return b
+	}
+	switch {
+	case b[0] == 0xFE && b[1] == 0xFF:
+		return []byte(cos.DecodeUTF16(b[2:], true))
+	case b[0] == 0xFF && b[1] == 0xFE:
+		return []byte(cos.DecodeUTF16(b[2:], false))
+	case b[0] == 0 && b[1] != 0:
+		return []byte(cos.DecodeUTF16(b, true))
+	case b[0] != 0 && b[1] == 0:
+		return []byte(cos.DecodeUTF16(b, false))
+	}
+	return b
+}
+
+// commonPrefixes name the namespaces XMP writers use, for packets whose
+// elements carry a namespace no prefix was declared for (a default
+// namespace).
+var commonPrefixes = map[string]string{
+	"http://purl.org/dc/elements/1.1/":    "dc",
+	nsXMP:                                 "xmp",
+	nsMM:                                  "xmpMM",
+	nsPDF:                                 "pdf",
+	nsEvt:                                 "stEvt",
+	"http://ns.adobe.com/xap/1.0/rights/": "xmpRights",
+	"http://ns.adobe.com/photoshop/1.0/":  "photoshop",
+	"http://ns.adobe.com/tiff/1.0/":       "tiff",
+	"http://ns.adobe.com/exif/1.0/":       "exif",
+	"http://cipa.jp/exif/1.0/":            "exifEX",
+	"http://ns.adobe.com/exif/1.0/aux/":   "aux",
+	"http://iptc.org/std/Iptc4xmpCore/1.0/xmlns/":          "Iptc4xmpCore",
+	"http://iptc.org/std/Iptc4xmpExt/2008-02-29/":          "Iptc4xmpExt",
+	"http://ns.adobe.com/pdfx/1.3/":                        "pdfx",
+	"http://www.aiim.org/pdfa/ns/id/":                      "pdfaid",
+	"http://ns.adobe.com/xap/1.0/sType/ResourceRef#":       "stRef",
+	"http://ns.adobe.com/camera-raw-settings/1.0/":         "crs",
+	"http://ns.adobe.com/xap/1.0/t/pg/":                    "xmpTPg",
+	"http://ns.useplus.org/ldf/xmp/1.0/":                   "plus",
+	"http://ns.google.com/photos/1.0/camera/":              "GCamera",
+	"http://ns.adobe.com/xmp/note/":                        "xmpNote",
+	"http://ns.adobe.com/lightroom/1.0/":                   "lr",
+	"http://ns.adobe.com/xmp/1.0/DynamicMedia/":            "xmpDM",
+	"http://ns.microsoft.com/photo/1.0/":                   "MicrosoftPhoto",
+	"http://purl.org/dc/terms/":                            "dcterms",
+	"http://ns.adobe.com/xap/1.0/sType/Version#":           "stVer",
+	"http://ns.adobe.com/xap/1.0/sType/Job#":               "stJob",
+	"http://ns.adobe.com/xap/1.0/sType/Dimensions#":        "stDim",
+	"http://ns.adobe.com/xap/1.0/g/":                       "xmpG",
+	"http://ns.adobe.com/xap/1.0/bj/":                      "xmpBJ",
+	"http://ns.adobe.com/hdr-gain-map/1.0/":                "hdrgm",
+	"http://ns.apple.com/HDRGainMap/1.0/":                  "HDRGainMap",
+	"http://ns.adobe.com/xap/1.0/sType/ManifestItem#":      "stMfs",
+	"http://ns.adobe.com/xap/1.0/sType/Font#":              "stFnt",
+	"http://www.npes.org/pdfx/ns/id/":                      "pdfxid",
+	"http://ns.adobe.com/illustrator/1.0/":                 "illustrator",
+	"http://ns.adobe.com/xmp/Identifier/qual/1.0/":         "xmpidq",
+	"http://ns.adobe.com/xap/1.0/sType/Area#":              "stArea",
+	"http://www.metadataworkinggroup.com/schemas/regions/": "mwg-rs",
+}
+
+// qualified names an element or attribute prefix:Local, with the prefix the
+// packet declared for its namespace (Clark notation when none is known).
+func qualified(prefixes map[string]string, n xml.Name) string {
+	if n.Space == "" {
+		return n.Local
+	}
+	if p, ok := prefixes[n.Space]; ok {
+		return p + ":" + n.Local
+	}
+	if p, ok := commonPrefixes[n.Space]; ok {
+		return p + ":" + n.Local
+	}
+	if !strings.Contains(n.Space, "/") && !strings.Contains(n.Space, ":") {
+		return n.Space + ":" + n.Local // an undeclared prefix, kept as written
+	}
+	return "{" + n.Space + "}" + n.Local
+}
+
+func xmpPath(stack []xmpFrame) string {
+	var b strings.Builder
+	for _, f := range stack {
+		switch {
+		case f.seg == "":
+		case f.seg[0] == '[' || b.Len() == 0:
+			b.WriteString(f.seg)
+		default:
+			b.WriteByte('/')
+			b.WriteString(f.seg)
+		}
+	}
+	return b.String()
+}
+
+func xmpLang(stack []xmpFrame) string {
+	for i := len(stack) - 1; i >= 0; i-- {
+		if stack[i].lang != "" {
+			return stack[i].lang
+		}
+	}
+	return ""
 }

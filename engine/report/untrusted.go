@@ -19,12 +19,16 @@ const Redacted = "[redacted]"
 // (so the string cannot reorder or hide what a reviewer sees), and the result
 // is cut to MaxUntrustedRunes runes. Such strings go only into evidence keys
 // documented as untrusted, never into title, detail or params.
-func Untrusted(s string) string {
+func Untrusted(s string) string { return UntrustedN(s, MaxUntrustedRunes) }
+
+// UntrustedN is Untrusted with its own length cap, for the metadata listing,
+// which shows whole values rather than evidence snippets.
+func UntrustedN(s string, maxRunes int) string {
 	var b strings.Builder
-	b.Grow(min(len(s), MaxUntrustedRunes*2))
+	b.Grow(min(len(s), maxRunes*2))
 	n := 0
 	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
-		if n >= MaxUntrustedRunes {
+		if n >= maxRunes {
 			break
 		}
 		if dropRune(r) {

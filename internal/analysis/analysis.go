@@ -7,6 +7,7 @@
 package analysis
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/doctrust/doctrust/engine"
 	"github.com/doctrust/doctrust/engine/compare"
+	"github.com/doctrust/doctrust/engine/metadata"
 	"github.com/doctrust/doctrust/engine/policy"
 	"github.com/doctrust/doctrust/engine/receipt"
 	"github.com/doctrust/doctrust/engine/report"
@@ -59,6 +61,13 @@ type Result struct {
 	Unredacted *report.Report
 }
 
+func (p *Pipeline) deadline() time.Duration {
+	if p.Deadline > 0 {
+		return p.Deadline
+	}
+	return DefaultDeadline
+}
+
 func (p *Pipeline) now() time.Time {
 	if p.Now != nil {
 		return p.Now()
@@ -71,11 +80,7 @@ func NewReportID() string { return "insp_" + uuid.NewString() }
 
 // Inspect runs one request through the engine and the report transforms.
 func (p *Pipeline) Inspect(ctx context.Context, req Request) (*Result, error) {
-	deadline := p.Deadline
-	if deadline <= 0 {
-		deadline = DefaultDeadline
-	}
-	ctx, cancel := context.WithTimeout(ctx, deadline)
+	ctx, cancel := context.WithTimeout(ctx, p.deadline())
 	defer cancel()
 	start := p.now()
 	rep, err := engine.Inspect(ctx, req.Data, engine.Options{Triage: req.Triage, Now: start})
@@ -138,4 +143,33 @@ func issuerBlock(issuer string, media report.MediaType) *report.IssuerBaseline {
 		return &report.IssuerBaseline{Requested: issuer, Resolved: false, Reason: "not_applicable"}
 	}
 	return &report.IssuerBaseline{Requested: issuer, Resolved: false, Reason: "no_profile"}
+}
+
+// Listing is a finished metadata listing: the body to send and the report
+// in it.
+type Listing struct {
+	Body   []byte
+	Report *metadata.Report
+}
+
+// Metadata lists one document's metadata under the per-document deadline.
+// The listing is deterministic: it carries no id, receipt or time, so
+// identical bytes give an identical body.
+func (p *Pipeline) Metadata(ctx context.Context, data []byte) (*Listing, error) {
+	ctx, cancel := context.WithTimeout(ctx, p.deadline())
+	defer cancel()
+	rep, err := engine.Metadata(ctx, data, engine.Options{})
+	if err != nil {
+		return nil, err
+	}
+	// Values are shown as written, so <, > and & stay themselves rather
+	// than growing sixfold into \u003c escapes: the listing's caps then
+	// bound the body too (the body is application/json, never HTML).
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(rep); err != nil {
+		return nil, errors.Join(errors.New("analysis: encoding the listing"), err)
+	}
+	return &Listing{Body: bytes.TrimSuffix(buf.Bytes(), []byte("\n")), Report: rep}, nil
 }

@@ -3,13 +3,18 @@ package analysis
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"hash/crc32"
 	"os"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/doctrust/doctrust/engine/pdf/pdftest"
 	"github.com/doctrust/doctrust/engine/policy"
 	"github.com/doctrust/doctrust/engine/receipt"
 )
@@ -82,5 +87,60 @@ func TestErrors(t *testing.T) {
 	cancel()
 	if _, err := p.Inspect(ctx, Request{Data: load(t)}); !errors.Is(err, ErrDeadline) {
 		t.Fatalf("got %v, want ErrDeadline", err)
+	}
+}
+
+// TestMetadataBodyStaysSmall: a PNG of nearly 10 MB made of text chunks
+// full of characters JSON would escape gives a listing body far under the
+// 6 MB a Lambda response may carry, and the same body twice.
+func TestMetadataBodyStaysSmall(t *testing.T) {
+	chunk := func(typ string, data []byte) []byte {
+		out := binary.BigEndian.AppendUint32(nil, uint32(len(data)))
+		out = append(out, typ...)
+		out = append(out, data...)
+		return binary.BigEndian.AppendUint32(out, crc32.ChecksumIEEE(append([]byte(typ), data...)))
+	}
+	png := []byte("\x89PNG\r\n\x1a\n")
+	png = append(png, chunk("IHDR", []byte{0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0})...)
+	text := append(append(bytes.Repeat([]byte(`"`), 79), 0), bytes.Repeat([]byte("<&\\"), 1000)...)
+	for len(png) < 9<<20 {
+		png = append(png, chunk("tEXt", text)...)
+	}
+	png = append(png, chunk("IEND", nil)...)
+	p := &Pipeline{}
+	l, err := p.Metadata(context.Background(), png)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Body) > 4<<20 {
+		t.Fatalf("body of %d bytes", len(l.Body))
+	}
+	if c := l.Report.Containers[1]; !json.Valid(l.Body) || c.Name != "PNG" || !c.EntriesTruncated || c.EntriesTotal < 3000 {
+		t.Fatalf("PNG container %s: %d entries of %d", c.Name, len(c.Entries), c.EntriesTotal)
+	}
+	again, _ := p.Metadata(context.Background(), png)
+	if !bytes.Equal(again.Body, l.Body) {
+		t.Fatal("two listings differ")
+	}
+}
+
+// TestMetadataBodyCapped: a PDF whose XMP holds 3 MB of quotes and angle
+// brackets (characters JSON escapes) gives a listing cut at its caps and a
+// body far under what a Lambda response may carry.
+func TestMetadataBodyCapped(t *testing.T) {
+	var props strings.Builder
+	for i := 0; props.Len() < 3<<20; i++ {
+		fmt.Fprintf(&props, "<dc:p%d>%s</dc:p%d>", i, strings.Repeat(`"'`, 500), i)
+	}
+	b := pdftest.OnePage("x")
+	n := b.AddStream("<< /Type /Metadata /Subtype /XML >>", pdftest.XMP(props.String()))
+	b.Set(pdftest.CatalogObj, pdftest.CatalogDict(fmt.Sprintf("/Metadata %d 0 R", n)))
+	l, err := (&Pipeline{}).Metadata(context.Background(), b.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := l.Report.Containers[1]
+	if len(l.Body) > 4<<20 || !json.Valid(l.Body) || x.Name != "XMP" || !x.EntriesTruncated {
+		t.Fatalf("body of %d bytes; %s: %d entries of %d", len(l.Body), x.Name, len(x.Entries), x.EntriesTotal)
 	}
 }

@@ -288,3 +288,30 @@ func TestBillingEnvironment(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalysisRoutesHaveTheirFunctions: each analysis route of SPEC.md is
+// sent to the function named after its group, and no route goes to two
+// functions.
+func TestAnalysisRoutesHaveTheirFunctions(t *testing.T) {
+	want := map[[2]string]string{
+		{"POST", "/api/v1/inspect"}:        "functions/inspect/",
+		{"POST", "/api/v1/receipt/verify"}: "functions/inspect/",
+		{"GET", "/api/v1/health"}:          "functions/inspect/",
+		{"POST", "/api/v1/metadata"}:       "functions/metadata/",
+		{"POST", "/api/v1/compare"}:        "functions/compare/",
+	}
+	owner := map[[2]string]string{}
+	for _, fn := range functions(t) {
+		for _, rt := range fn.routes {
+			if prev, dup := owner[rt]; dup {
+				t.Errorf("%s %s is routed to both %s and %s", rt[0], rt[1], prev, fn.codeURI)
+			}
+			owner[rt] = fn.codeURI
+		}
+	}
+	for rt, uri := range want {
+		if owner[rt] != uri {
+			t.Errorf("%s %s goes to %q, want %q", rt[0], rt[1], owner[rt], uri)
+		}
+	}
+}

@@ -1,223 +1,52 @@
 package httpapi
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"io"
-	"mime"
 	"net/http"
 	"regexp"
-	"strings"
 
 	"github.com/doctrust/doctrust/engine/policy"
 	"github.com/doctrust/doctrust/internal/analysis"
-	"github.com/doctrust/doctrust/internal/metering"
-	"github.com/doctrust/doctrust/internal/pool"
 )
 
 // issuerSlug is SPEC.md's issuer rule.
 var issuerSlug = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`)
 
-// Limits on the text parts that travel with an upload.
-const (
-	maxIssuerBytes = 256
-	multipartSlack = 1 << 20 // part headers and text parts around the file
-)
-
-// upload is a parsed inspect request.
-type upload struct {
-	data      []byte
-	issuer    string
-	hasIssuer bool
-	policyRaw []byte
-	hasPolicy bool
-}
-
+// inspect serves POST /api/v1/inspect: the upload with its issuer and
+// policy, the query switches, and the signed report.
 func (s *Server) inspect(w http.ResponseWriter, r *http.Request) {
-	rp, ok := s.resolve(w, r)
-	if !ok {
-		return
-	}
 	q := r.URL.Query()
 	req := analysis.Request{
 		Redact: q.Get("redact") == "payload",
 		Triage: q.Get("mode") == "triage",
 		Timing: q.Get("timing") == "1",
 	}
-	up, err := s.readUpload(w, r)
-	if err != nil {
-		rp.error(err)
-		return
-	}
-	if up.hasIssuer && !req.Triage {
-		req.Issuer = up.issuer
-	}
-	if up.hasPolicy {
-		p, err := policy.Parse(up.policyRaw)
-		if err != nil {
-			var pe *policy.Error
-			msg := "policy unreadable"
-			if errors.As(err, &pe) {
-				msg = pe.Message
+	s.serveDocument(w, r, "inspect", true, func(up *upload) (work, error) {
+		if up.hasIssuer && !req.Triage {
+			req.Issuer = up.issuer
+		}
+		if up.hasPolicy {
+			p, err := policy.Parse(up.policyRaw)
+			if err != nil {
+				var pe *policy.Error
+				msg := "policy unreadable"
+				if errors.As(err, &pe) {
+					msg = pe.Message
+				}
+				return nil, E(InvalidPolicy, "message", msg)
 			}
-			rp.error(E(InvalidPolicy, "message", msg))
-			return
+			req.Policy = &p
 		}
-		req.Policy = &p
-	}
-	req.Data = up.data
-	res, err := s.analyse(rp, 1, func(ctx context.Context) (*analysis.Result, error) {
-		return s.cfg.Pipeline.Inspect(ctx, req)
-	})
-	if err != nil {
-		rp.error(err)
-		return
-	}
-	st, err := s.cfg.Meter.Settle(r.Context(), rp.caller, metering.Use{
-		Route: "inspect", Documents: 1, Bytes: int64(len(req.Data)), Band: string(res.Unredacted.Summary.RiskBand),
-	})
-	if err != nil {
-		rp.error(err)
-		return
-	}
-	rp.setStatus(st)
-	rp.raw(http.StatusOK, res.Body)
-}
-
-// analyse runs one analysis of docs documents for the caller: a worker
-// slot first (503 busy when the queue is full, so a refused call costs the
-// caller nothing), then admission (the anonymous window or the quota
-// check), then the work under its deadline. Settling the charge is the
-// caller's, once the result is known to be a success.
-func (s *Server) analyse(rp *reply, docs int, work func(context.Context) (*analysis.Result, error)) (*analysis.Result, error) {
-	ctx := rp.r.Context()
-	// The request's own deadline (Lambda's, pulled in) running out before
-	// the work starts means the document's budget is spent.
-	timeout := E(AnalysisTimeout, "timeoutMs", analysis.DefaultDeadline.Milliseconds())
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return nil, timeout
-	}
-	if err := s.cfg.Pool.Acquire(ctx); err != nil {
-		switch {
-		case errors.Is(err, pool.ErrBusy):
-			return nil, &Error{Code: Busy, Fields: map[string]any{"retryAfterSeconds": 5}, RetryAfter: 5}
-		case errors.Is(err, context.DeadlineExceeded):
-			return nil, timeout
-		}
-		return nil, err // the client went away while queued
-	}
-	defer s.cfg.Pool.Release()
-	st, err := s.cfg.Meter.Admit(ctx, rp.caller, docs)
-	if rp.caller.Keyed() {
-		rp.setStatus(st)
-	}
-	if errors.Is(err, context.DeadlineExceeded) {
-		return nil, timeout
-	}
-	if err != nil {
-		return nil, err
-	}
-	res, err := work(ctx)
-	switch {
-	case errors.Is(err, analysis.ErrUnreadable):
-		return nil, E(NotAPDF)
-	case errors.Is(err, analysis.ErrDeadline):
-		return nil, timeout
-	}
-	return res, err
-}
-
-// readUpload reads a multipart form (issuer and policy parts before the
-// file part) or a raw body. The size cap is enforced while streaming, so an
-// oversized body is never buffered whole. Validation errors are returned
-// as soon as the offending part arrives.
-func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) (*upload, error) {
-	limit := int64(s.cfg.MaxUploadMB) << 20
-	tooLarge := E(FileTooLarge, "maxMb", s.cfg.MaxUploadMB)
-	up := &upload{}
-	mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if mediaType != "multipart/form-data" {
-		if v := r.Header.Get("X-Service-Issuer"); v != "" {
-			up.issuer, up.hasIssuer = v, true
-		}
-		if v := r.Header.Get("X-Service-Policy"); v != "" {
-			up.policyRaw, up.hasPolicy = []byte(v), true
-		}
-		if err := checkIssuer(up, r); err != nil {
-			return nil, err
-		}
-		if r.ContentLength > limit {
-			return nil, tooLarge
-		}
-		data, err := readCapped(r.Body, limit)
-		if err != nil {
-			return nil, err
-		}
-		if data == nil {
-			return nil, tooLarge
-		}
-		if len(data) == 0 {
-			return nil, E(NoFile)
-		}
-		up.data = data
-		return up, nil
-	}
-	if r.ContentLength > limit+multipartSlack {
-		return nil, tooLarge
-	}
-	r.Body = http.MaxBytesReader(w, r.Body, limit+multipartSlack)
-	mr, err := r.MultipartReader()
-	if err != nil {
-		return nil, E(NoFile)
-	}
-	for {
-		part, err := mr.NextPart()
-		if err == io.EOF {
-			return nil, E(NoFile)
-		}
-		if err != nil {
-			var mbe *http.MaxBytesError
-			if errors.As(err, &mbe) {
-				return nil, tooLarge
-			}
-			return nil, E(NoFile)
-		}
-		switch part.FormName() {
-		case "issuer":
-			b, _ := readCapped(part, maxIssuerBytes)
-			if b == nil && r.URL.Query().Get("mode") != "triage" {
-				return nil, E(InvalidIssuer) // too long to be a slug
-			}
-			up.issuer, up.hasIssuer = strings.TrimSpace(string(b)), true
-			if err := checkIssuer(up, r); err != nil {
+		req.Data = up.data
+		return func(ctx context.Context) (*outcome, error) {
+			res, err := s.cfg.Pipeline.Inspect(ctx, req)
+			if err != nil {
 				return nil, err
 			}
-		case "policy":
-			b, _ := readCapped(part, policy.MaxBytes)
-			if b == nil {
-				return nil, E(InvalidPolicy, "message", policy.TooLarge().Message)
-			}
-			up.policyRaw, up.hasPolicy = b, true
-		case "file":
-			data, err := readCapped(part, limit)
-			if err != nil {
-				var mbe *http.MaxBytesError
-				if errors.As(err, &mbe) {
-					return nil, tooLarge
-				}
-				return nil, E(NoFile)
-			}
-			if data == nil {
-				return nil, tooLarge
-			}
-			// Parts after the file are not read: SPEC.md puts the text
-			// parts first, so nothing after the file is waited for.
-			up.data = data
-			return up, nil
-		}
-		part.Close()
-	}
+			return &outcome{body: res.Body, band: string(res.Unredacted.Summary.RiskBand)}, nil
+		}, nil
+	})
 }
 
 // checkIssuer applies the slug rule; triage mode ignores the issuer.
@@ -229,18 +58,4 @@ func checkIssuer(up *upload, r *http.Request) error {
 		return E(InvalidIssuer)
 	}
 	return nil
-}
-
-// readCapped reads at most limit bytes; it returns nil data (and no error)
-// when the source holds more, without reading past limit+1.
-func readCapped(r io.Reader, limit int64) ([]byte, error) {
-	var buf bytes.Buffer
-	n, err := io.Copy(&buf, io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if n > limit {
-		return nil, nil
-	}
-	return buf.Bytes(), nil
 }

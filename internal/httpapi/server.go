@@ -78,6 +78,8 @@ func New(cfg Config) *Server {
 	}
 	s.mux.HandleFunc("GET /api/v1/health", s.health)
 	s.mux.HandleFunc("POST /api/v1/inspect", s.inspect)
+	s.mux.HandleFunc("POST /api/v1/metadata", s.metadata)
+	s.mux.HandleFunc("POST /api/v1/compare", s.compare)
 	s.mux.HandleFunc("POST /api/v1/receipt/verify", s.verifyReceipt)
 	s.accountRoutes()
 	s.billingRoutes()
@@ -90,6 +92,8 @@ func New(cfg Config) *Server {
 // verification, whose body is a whole report.
 var bodyLimits = map[string]int64{
 	"/api/v1/inspect":        0,
+	"/api/v1/metadata":       0,
+	"/api/v1/compare":        0,
 	"/api/v1/receipt/verify": VerifyBodyLimit,
 }
 

@@ -266,3 +266,111 @@ func TestAccountsFunction(t *testing.T) {
 		t.Fatalf("me after logout: %d %s", me.StatusCode, me.Body)
 	}
 }
+
+// TestMetadataEvent: the metadata function's handler takes a base64
+// multipart upload anonymously and a raw body with a key, metered as one
+// document each.
+func TestMetadataEvent(t *testing.T) {
+	jpeg, err := os.ReadFile("../../../shared/corpus/image/exiftool/Canon1DmkIII.jpg")
+	if err != nil {
+		t.Skip("corpus not present")
+	}
+	vars := lambdaEnv(t)
+	h := handlerFor(t, vars)
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	mw.WriteField("issuer", "Not A Slug") // ignored by /metadata
+	fw, _ := mw.CreateFormFile("file", "photo.jpg")
+	fw.Write(jpeg)
+	mw.Close()
+	ev := loadEvent(t, "apigw-v2-metadata.json")
+	ev.Headers["content-type"] = mw.FormDataContentType()
+	ev.Headers["content-length"] = strconv.Itoa(body.Len())
+	ev.Body = base64.StdEncoding.EncodeToString(body.Bytes())
+	resp, err := h(t.Context(), ev)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("%v %d %s", err, resp.StatusCode, resp.Body)
+	}
+	var r struct {
+		MediaType  string `json:"mediaType"`
+		SizeBytes  int    `json:"sizeBytes"`
+		Containers []struct {
+			Name    string
+			Entries []struct{ Key, Value string }
+		}
+	}
+	if err := json.Unmarshal([]byte(resp.Body), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.MediaType != "image" || r.SizeBytes != len(jpeg) || !strings.Contains(resp.Body, `"value":"Canon EOS-1D Mark III"`) {
+		t.Fatalf("upload did not arrive intact: %s", resp.Body[:min(400, len(resp.Body))])
+	}
+
+	st, err := dynamodb.Open(t.Context(), dynamodb.Config{Endpoint: vars["DYNAMODB_ENDPOINT"], Prefix: vars["TABLE_PREFIX"]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, hash, preview := apikey.New()
+	a := store.Account{ID: "acct_meta", Email: "meta@example.com", Plan: "solo", Created: time.Now()}
+	if err := st.CreateAccount(t.Context(), a, store.APIKey{ID: "key_meta", AccountID: a.ID, Hash: hash, Preview: preview, Created: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	ev.Headers["content-type"] = "image/jpeg"
+	ev.Headers["content-length"] = strconv.Itoa(len(jpeg))
+	ev.Headers["authorization"] = "Bearer " + plain
+	ev.Body = base64.StdEncoding.EncodeToString(jpeg)
+	resp, err = h(t.Context(), ev)
+	if err != nil || resp.StatusCode != 200 || header(resp, "x-quota-used") != "1" || header(resp, "x-quota-limit") != "1000" {
+		t.Fatalf("keyed raw body: %v %d %v", err, resp.StatusCode, resp.Headers)
+	}
+	rows, err := st.UsageSince(t.Context(), a.ID, time.Now().Add(-time.Hour))
+	if err != nil || len(rows) != 1 || rows[0].Route != "metadata" || rows[0].Documents != 1 || rows[0].Band != "" {
+		t.Fatalf("usage rows %+v %v", rows, err)
+	}
+}
+
+// TestCompareEvent: the compare function's handler takes two PDFs in a
+// base64 multipart body with a key, meters two documents, and refuses an
+// anonymous caller.
+func TestCompareEvent(t *testing.T) {
+	pdf, err := os.ReadFile("../../../shared/corpus/pdf-incremental/qpdf/incremental-2.pdf")
+	if err != nil {
+		t.Skip("corpus not present")
+	}
+	vars := lambdaEnv(t)
+	h := handlerFor(t, vars)
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	for _, field := range []string{"original", "candidate"} {
+		fw, _ := mw.CreateFormFile(field, field+".pdf")
+		fw.Write(pdf)
+	}
+	mw.Close()
+	ev := loadEvent(t, "apigw-v2-compare.json")
+	ev.Headers["content-type"] = mw.FormDataContentType()
+	ev.Headers["content-length"] = strconv.Itoa(body.Len())
+	ev.Body = base64.StdEncoding.EncodeToString(body.Bytes())
+	resp, err := h(t.Context(), ev)
+	if err != nil || resp.StatusCode != 401 || !strings.Contains(resp.Body, "invalid_api_key") {
+		t.Fatalf("anonymous comparison: %v %d %s", err, resp.StatusCode, resp.Body)
+	}
+
+	st, err := dynamodb.Open(t.Context(), dynamodb.Config{Endpoint: vars["DYNAMODB_ENDPOINT"], Prefix: vars["TABLE_PREFIX"]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, hash, preview := apikey.New()
+	a := store.Account{ID: "acct_cmp", Email: "cmp@example.com", Plan: "solo", Created: time.Now()}
+	if err := st.CreateAccount(t.Context(), a, store.APIKey{ID: "key_cmp", AccountID: a.ID, Hash: hash, Preview: preview, Created: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	ev.Headers["authorization"] = "Bearer " + plain
+	resp, err = h(t.Context(), ev)
+	if err != nil || resp.StatusCode != 200 || !strings.Contains(resp.Body, `"relationship":"identical"`) || header(resp, "x-quota-used") != "2" {
+		t.Fatalf("keyed comparison: %v %d %v %.300s", err, resp.StatusCode, resp.Headers, resp.Body)
+	}
+	rows, err := st.UsageSince(t.Context(), a.ID, time.Now().Add(-time.Hour))
+	if err != nil || len(rows) != 1 || rows[0].Route != "compare" || rows[0].Documents != 2 {
+		t.Fatalf("usage rows %+v %v", rows, err)
+	}
+}

@@ -10,16 +10,25 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/doctrust/doctrust/engine/report"
+	"github.com/doctrust/doctrust/internal/apikey"
 	"github.com/doctrust/doctrust/internal/config"
 	"github.com/doctrust/doctrust/internal/httpapi"
+	"github.com/doctrust/doctrust/internal/store"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // serve starts the service exactly as `doctrust serve` builds it, on an
 // embedded store in a temporary DATA_DIR, and returns its base URL.
 func serve(t *testing.T, vars map[string]string) string {
+	url, _ := serveWithKey(t, vars)
+	return url
+}
+
+// serveWithKey also creates an account on the solo plan and returns its key.
+func serveWithKey(t *testing.T, vars map[string]string) (string, string) {
 	t.Helper()
 	if vars == nil {
 		vars = map[string]string{}
@@ -32,7 +41,12 @@ func serve(t *testing.T, vars map[string]string) string {
 	t.Cleanup(func() { svc.Close() })
 	srv := httptest.NewServer(httpapi.New(svc.HTTP))
 	t.Cleanup(srv.Close)
-	return srv.URL
+	plain, hash, preview := apikey.New()
+	a := store.Account{ID: "acct_mcp", Email: "mcp@example.com", Plan: "solo", Created: time.Now()}
+	if err := svc.Store.CreateAccount(t.Context(), a, store.APIKey{ID: "key_mcp", AccountID: a.ID, Hash: hash, Preview: preview, Created: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	return srv.URL, plain
 }
 
 // connect runs the MCP server over the SDK's in-memory transport.
@@ -174,6 +188,27 @@ func TestCompareNeedsKey(t *testing.T) {
 	text, _, isErr := call(t, cs, "compare_documents", map[string]any{"original": pdf, "candidate": pdf})
 	if !isErr || !strings.Contains(text, "DOCTRUST_API_KEY") {
 		t.Fatalf("%v %q", isErr, text)
+	}
+}
+
+func TestCompareDocuments(t *testing.T) {
+	url, key := serveWithKey(t, nil)
+	cs := connect(t, &Client{BaseURL: url, APIKey: key})
+	pdf := corpusFile(t, "pdf-incremental/qpdf/incremental-2.pdf")
+	text, whole, isErr := call(t, cs, "compare_documents", map[string]any{"original": pdf, "candidate": pdf})
+	if isErr || !strings.Contains(text, "relationship identical") || !strings.Contains(text, "not a verdict") {
+		t.Fatalf("%v %q", isErr, text)
+	}
+	if !strings.Contains(whole, `"relationship":"identical"`) {
+		t.Fatalf("structured result: %.300s", whole)
+	}
+	text, _, isErr = call(t, cs, "compare_documents", map[string]any{"original": pdf, "candidate": injectionDocx(t)})
+	if !isErr || !strings.Contains(text, "not_a_pdf") {
+		t.Fatalf("docx candidate: %v %q", isErr, text)
+	}
+	text, _, isErr = call(t, cs, "compare_documents", map[string]any{"original": "rel.pdf", "candidate": pdf})
+	if !isErr || !strings.Contains(text, "absolute path") {
+		t.Fatalf("relative original: %v %q", isErr, text)
 	}
 }
 

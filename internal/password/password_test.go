@@ -1,6 +1,7 @@
 package password
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -38,4 +39,16 @@ func FuzzVerify(f *testing.F) {
 	f.Fuzz(func(t *testing.T, pw, encoded string) {
 		Verify(pw, encoded) // must not panic or run away
 	})
+}
+
+// TestWasteDoesVerifysWork: the dummy an unknown account is checked against
+// parses with the current parameters, so it costs a real Verify.
+func TestWasteDoesVerifysWork(t *testing.T) {
+	ok, err := verify("anything", dummy)
+	if err != nil || ok {
+		t.Fatalf("dummy: %v %v", ok, err)
+	}
+	if !strings.Contains(dummy, fmt.Sprintf("m=%d,t=%d,p=%d$", memoryKiB, passes, lanes)) {
+		t.Fatalf("dummy parameters %q", dummy)
+	}
 }

@@ -9,7 +9,6 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"flag"
 	"fmt"
@@ -17,12 +16,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"runtime"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/doctrust/doctrust/scripts/internal/bench"
 )
 
 // Goals of the performance issue.
@@ -83,17 +83,17 @@ func main() {
 	rssFile.Close()
 	defer os.Remove(rssFile.Name())
 
-	load0 := loadavg()
+	load0 := bench.Loadavg()
 	start := time.Now()
 	// The process floor: start-up and exit with no document, the part of
 	// every per-file figure that is not analysis.
 	var fq, fd []time.Duration
 	for i := range max(*n, 20) + *warmup {
-		dq, _, _, err := run([]string{qpdfPath, "--version"}, devnull)
+		dq, _, _, err := bench.Run([]string{qpdfPath, "--version"}, devnull)
 		if err != nil {
 			fatal(err)
 		}
-		dd, _, _, err := run([]string{dtPath, "help"}, devnull)
+		dd, _, _, err := bench.Run([]string{dtPath, "help"}, devnull)
 		if err != nil {
 			fatal(err)
 		}
@@ -101,42 +101,42 @@ func main() {
 			fq, fd = append(fq, dq), append(fd, dd)
 		}
 	}
-	floor := [2]time.Duration{median(fq), median(fd)}
+	floor := [2]time.Duration{bench.Median(fq), bench.Median(fd)}
 	results := make([]result, 0, len(files))
 	for i, f := range files {
 		full := filepath.Join(*corpus, f.rel)
 		qArgs := []string{qpdfPath, "--check", full}
 		dArgs := []string{dtPath, "inspect", full}
 		for range *warmup {
-			run(qArgs, devnull)
-			run(dArgs, devnull)
+			bench.Run(qArgs, devnull)
+			bench.Run(dArgs, devnull)
 		}
 		var qt, dt []time.Duration
 		r := result{rel: f.rel, size: f.size}
 		// Interleaved, so drift in machine load hits both tools alike.
 		for range *n {
-			d, code, _, err := run(qArgs, devnull)
+			d, code, _, err := bench.Run(qArgs, devnull)
 			if err != nil {
 				fatal(err)
 			}
 			qt, r.qpdfExit = append(qt, d), code
-			d, code, maxrss, err := run(dArgs, devnull)
+			d, code, maxrss, err := bench.Run(dArgs, devnull)
 			if err != nil {
 				fatal(err)
 			}
 			dt, r.dtExit = append(dt, d), code
 			r.rusageRSS = max(r.rusageRSS, maxrss)
 		}
-		r.qpdf, r.doctrust = median(qt), median(dt)
+		r.qpdf, r.doctrust = bench.Median(qt), bench.Median(dt)
 		r.peakRSS, err = peakRSS(*timeBin, rssFile.Name(), dArgs, devnull)
 		if err != nil {
 			fatal(fmt.Errorf("%s: %w", f.rel, err))
 		}
 		results = append(results, r)
-		fmt.Fprintf(os.Stderr, "\r[%d/%d] %s", i+1, len(files), trunc(f.rel, 70))
+		fmt.Fprintf(os.Stderr, "\r[%d/%d] %s", i+1, len(files), bench.Trunc(f.rel, 70))
 	}
 	fmt.Fprintf(os.Stderr, "\rtimed %d files in %s%s\n", len(files), time.Since(start).Round(time.Second), strings.Repeat(" ", 60))
-	report(results, floor, *cats, *n, *warmup, *slowest, qpdfPath, load0, loadavg())
+	report(results, floor, *cats, *n, *warmup, *slowest, qpdfPath, load0, bench.Loadavg())
 }
 
 type file struct {
@@ -177,27 +177,10 @@ func listFiles(root string, cats []string) ([]file, error) {
 	return out, nil
 }
 
-// run executes args once with stdout and stderr to devnull and returns the
-// wall time from start to reaped exit, the exit code, and ru_maxrss in
-// bytes. A non-zero exit is not an error (qpdf exits 2 or 3 on damaged
-// files, doctrust 3 on unreadable ones); failing to start is.
-func run(args []string, devnull *os.File) (time.Duration, int, int64, error) {
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = nil, devnull, devnull
-	t0 := time.Now()
-	err := cmd.Run()
-	d := time.Since(t0)
-	var exitErr *exec.ExitError
-	if err != nil && !errors.As(err, &exitErr) {
-		return d, -1, 0, err
-	}
-	return d, cmd.ProcessState.ExitCode(), maxRSS(cmd.ProcessState), nil
-}
-
 // peakRSS runs args under GNU time and reads its %M (KiB) from out.
 func peakRSS(timeBin, out string, args []string, devnull *os.File) (int64, error) {
 	targs := append([]string{timeBin, "-f", "%M", "-o", out}, args...)
-	if _, _, _, err := run(targs, devnull); err != nil {
+	if _, _, _, err := bench.Run(targs, devnull); err != nil {
 		return 0, err
 	}
 	b, err := os.ReadFile(out)
@@ -212,39 +195,6 @@ func peakRSS(timeBin, out string, args []string, devnull *os.File) (int64, error
 		return 0, fmt.Errorf("reading %s output %q: %w", timeBin, b, err)
 	}
 	return kib << 10, nil
-}
-
-// maxRSS is ru_maxrss in bytes (Linux reports KiB), or 0 where the
-// platform's rusage has no such field. Reflection keeps this file building
-// on every GOOS.
-func maxRSS(ps *os.ProcessState) int64 {
-	v := reflect.ValueOf(ps.SysUsage())
-	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
-		return 0
-	}
-	f := v.Elem().FieldByName("Maxrss")
-	if !f.IsValid() || !f.CanInt() {
-		return 0
-	}
-	return f.Int() << 10
-}
-
-func median(ds []time.Duration) time.Duration {
-	s := append([]time.Duration(nil), ds...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
-
-// pct is the nearest-rank percentile p (0..100) of ds.
-func pct(ds []time.Duration, p float64) time.Duration {
-	s := append([]time.Duration(nil), ds...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	k := int(float64(len(s))*p/100+0.999999) - 1
-	k = min(max(k, 0), len(s)-1)
-	return s[k]
 }
 
 func report(rs []result, floor [2]time.Duration, cats string, n, warmup, slowest int, qpdfPath, load0, load1 string) {
@@ -271,9 +221,9 @@ func report(rs []result, floor [2]time.Duration, cats string, n, warmup, slowest
 		}
 	}
 	sort.Float64s(ratios)
-	medQ, medD := median(q), median(d)
+	medQ, medD := bench.Median(q), bench.Median(d)
 	ratio := float64(medD) / float64(medQ)
-	p90Q, p90D := pct(q, 90), pct(d, 90)
+	p90Q, p90D := bench.Pct(q, 90), bench.Pct(d, 90)
 	var sumQ, sumD time.Duration
 	for i := range q {
 		sumQ += q[i]
@@ -283,20 +233,20 @@ func report(rs []result, floor [2]time.Duration, cats string, n, warmup, slowest
 	fmt.Println("## doctrust inspect vs qpdf --check")
 	fmt.Println()
 	fmt.Printf("Whole process per file (fork, exec, read, analyse, exit), output to /dev/null; "+
-		"%d timed runs per command and file after %d warm-up run(s), interleaved; the per-file figure is the median of the runs. "+
+		"%d timed runs per command and file after %d warm-up bench.Run(s), interleaved; the per-file figure is the median of the runs. "+
 		"Peak RSS from one further run of doctrust under `/usr/bin/time -f %%M`. Categories: %s.\n\n", n, warmup, cats)
 	fmt.Println("| measure | qpdf --check | doctrust inspect | doctrust/qpdf |")
 	fmt.Println("|---|---:|---:|---:|")
 	fmt.Printf("| files | %d (%.1f MiB) | %d | |\n", len(rs), float64(totalBytes)/(1<<20), len(rs))
-	fmt.Printf("| median per-file time | %s | %s | **%.3f** |\n", ms(medQ), ms(medD), ratio)
-	fmt.Printf("| p90 per-file time | %s | %s | %.3f |\n", ms(p90Q), ms(p90D), float64(p90D)/float64(p90Q))
-	fmt.Printf("| max per-file time | %s | %s | |\n", ms(pct(q, 100)), ms(pct(d, 100)))
-	fmt.Printf("| sum of per-file medians | %s | %s | %.3f |\n", ms(sumQ), ms(sumD), float64(sumD)/float64(sumQ))
+	fmt.Printf("| median per-file time | %s | %s | **%.3f** |\n", bench.Ms(medQ), bench.Ms(medD), ratio)
+	fmt.Printf("| p90 per-file time | %s | %s | %.3f |\n", bench.Ms(p90Q), bench.Ms(p90D), float64(p90D)/float64(p90Q))
+	fmt.Printf("| max per-file time | %s | %s | |\n", bench.Ms(bench.Pct(q, 100)), bench.Ms(bench.Pct(d, 100)))
+	fmt.Printf("| sum of per-file medians | %s | %s | %.3f |\n", bench.Ms(sumQ), bench.Ms(sumD), float64(sumD)/float64(sumQ))
 	fmt.Printf("| median of per-file ratios | | | %.3f |\n", medianF(ratios))
 	fmt.Printf("| process floor (no document: `qpdf --version`, `doctrust help`) | %s | %s | %.3f |\n",
-		ms(floor[0]), ms(floor[1]), float64(floor[1])/float64(floor[0]))
+		bench.Ms(floor[0]), bench.Ms(floor[1]), float64(floor[1])/float64(floor[0]))
 	fmt.Printf("| median per-file time minus floor | %s | %s | %.3f |\n",
-		ms(medQ-floor[0]), ms(medD-floor[1]), float64(medD-floor[1])/float64(medQ-floor[0]))
+		bench.Ms(medQ-floor[0]), bench.Ms(medD-floor[1]), float64(medD-floor[1])/float64(medQ-floor[0]))
 	fmt.Printf("| non-zero exits | %d | %d | |\n", qNonZero, dNonZero)
 	fmt.Printf("| max peak RSS (doctrust) | | %s (%s, %s) | |\n", mib(maxRSS.peakRSS), maxRSS.rel, mib(maxRSS.size))
 	fmt.Printf("| worst peak RSS - 4x size | | %s (%s: RSS %s, file %s) | |\n",
@@ -310,7 +260,7 @@ func report(rs []result, floor [2]time.Duration, cats string, n, warmup, slowest
 	} else {
 		fmt.Printf("- Time: median doctrust inspect <= 1/5 of qpdf --check: **not met**: ratio %.3f against %.2f "+
 			"(median %s vs %s; meeting it needs a median of %s, %.1fx faster).\n",
-			ratio, goalRatio, ms(medD), ms(medQ), ms(time.Duration(float64(medQ)*goalRatio)), ratio/goalRatio)
+			ratio, goalRatio, bench.Ms(medD), bench.Ms(medQ), bench.Ms(time.Duration(float64(medQ)*goalRatio)), ratio/goalRatio)
 	}
 	if memExcess(worstMem) < goalMemBase {
 		fmt.Printf("- Memory: peak RSS < 64 MiB + 4x file size on every file: **met** (worst RSS - 4x size = %s, headroom %s).\n",
@@ -333,7 +283,7 @@ func report(rs []result, floor [2]time.Duration, cats string, n, warmup, slowest
 	fmt.Println("| file | size | doctrust | qpdf --check | ratio | peak RSS | exit (doctrust/qpdf) |")
 	fmt.Println("|---|---:|---:|---:|---:|---:|---|")
 	for _, r := range bySlow[:min(slowest, len(bySlow))] {
-		fmt.Printf("| %s | %s | %s | %s | %.3f | %s | %d/%d |\n", r.rel, kib(r.size), ms(r.doctrust), ms(r.qpdf),
+		fmt.Printf("| %s | %s | %s | %s | %.3f | %s | %d/%d |\n", r.rel, kib(r.size), bench.Ms(r.doctrust), bench.Ms(r.qpdf),
 			float64(r.doctrust)/float64(r.qpdf), mib(r.peakRSS), r.dtExit, r.qpdfExit)
 	}
 	fmt.Println()
@@ -350,11 +300,11 @@ func report(rs []result, floor [2]time.Duration, cats string, n, warmup, slowest
 
 	fmt.Println("### Machine")
 	fmt.Println()
-	fmt.Printf("- nproc: %s\n", cmdLine("nproc"))
-	fmt.Printf("- CPU: %s\n", cpuModel())
-	fmt.Printf("- OS/arch: %s/%s, kernel %s\n", runtime.GOOS, runtime.GOARCH, cmdLine("uname", "-r"))
-	fmt.Printf("- Go: %s\n", cmdLine("go", "version"))
-	fmt.Printf("- qpdf: %s (%s)\n", cmdLine(qpdfPath, "--version"), qpdfPath)
+	fmt.Printf("- nproc: %s\n", bench.CmdLine("nproc"))
+	fmt.Printf("- CPU: %s\n", bench.CPUModel())
+	fmt.Printf("- OS/arch: %s/%s, kernel %s\n", runtime.GOOS, runtime.GOARCH, bench.CmdLine("uname", "-r"))
+	fmt.Printf("- Go: %s\n", bench.CmdLine("go", "version"))
+	fmt.Printf("- qpdf: %s (%s)\n", bench.CmdLine(qpdfPath, "--version"), qpdfPath)
 	fmt.Printf("- load average (1, 5, 15 min) at start: %s; at end: %s\n", load0, load1)
 	fmt.Printf("- date: %s\n", time.Now().UTC().Format("2006-01-02"))
 }
@@ -368,53 +318,10 @@ func medianF(s []float64) float64 {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
-func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond)) }
-func mib(b int64) string        { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
-func kib(b int64) string        { return fmt.Sprintf("%.0f KiB", float64(b)/(1<<10)) }
+func mib(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
+func kib(b int64) string { return fmt.Sprintf("%.0f KiB", float64(b)/(1<<10)) }
 
 func mibSigned(b int64) string { return fmt.Sprintf("%+.1f MiB", float64(b)/(1<<20)) }
-
-func trunc(s string, n int) string {
-	if len(s) <= n {
-		return s + strings.Repeat(" ", n-len(s))
-	}
-	return "…" + s[len(s)-n+1:]
-}
-
-// cmdLine is the first line of a command's output, or "unknown".
-func cmdLine(name string, args ...string) string {
-	out, err := exec.Command(name, args...).Output()
-	if err != nil && len(out) == 0 {
-		return "unknown"
-	}
-	line, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
-	return strings.TrimSpace(line)
-}
-
-// loadavg is the first three fields of /proc/loadavg, or "unknown".
-func loadavg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if f := strings.Fields(string(b)); err == nil && len(f) >= 3 {
-		return strings.Join(f[:3], ", ")
-	}
-	return "unknown"
-}
-
-func cpuModel() string {
-	fh, err := os.Open("/proc/cpuinfo")
-	if err != nil {
-		return "unknown"
-	}
-	defer fh.Close()
-	sc := bufio.NewScanner(fh)
-	for sc.Scan() {
-		k, v, ok := strings.Cut(sc.Text(), ":")
-		if ok && strings.TrimSpace(k) == "model name" {
-			return strings.TrimSpace(v)
-		}
-	}
-	return "unknown"
-}
 
 func fatal(err error) {
 	fmt.Fprintln(os.Stderr, "benchpeers:", err)

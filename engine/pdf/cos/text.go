@@ -22,9 +22,9 @@ var pdfDocLow = [8]rune{0x02D8, 0x02C7, 0x02C6, 0x02D9, 0x02DD, 0x02DB, 0x02DA, 
 func DecodeText(b []byte) string {
 	switch {
 	case len(b) >= 2 && b[0] == 0xFE && b[1] == 0xFF:
-		return decodeUTF16(b[2:], true)
+		return DecodeUTF16(b[2:], true)
 	case len(b) >= 2 && b[0] == 0xFF && b[1] == 0xFE:
-		return decodeUTF16(b[2:], false)
+		return DecodeUTF16(b[2:], false)
 	case len(b) >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF:
 		return strings.ToValidUTF8(string(b[3:]), "\uFFFD")
 	}
@@ -55,7 +55,9 @@ func DecodeText(b []byte) string {
 	return sb.String()
 }
 
-func decodeUTF16(b []byte, bigEndian bool) string {
+// DecodeUTF16 decodes UTF-16 without a byte-order mark; unpaired
+// surrogates become U+FFFD.
+func DecodeUTF16(b []byte, bigEndian bool) string {
 	u := make([]uint16, 0, len(b)/2)
 	for i := 0; i+1 < len(b); i += 2 {
 		if bigEndian {

@@ -1,0 +1,7 @@
+// Command metadata is the Lambda function serving /api/v1/metadata behind
+// API Gateway.
+package main
+
+import "github.com/doctrust/doctrust/internal/lambdahttp"
+
+func main() { lambdahttp.Start() }

@@ -1,0 +1,103 @@
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+
+	"github.com/doctrust/doctrust/internal/metering"
+)
+
+// compare serves POST /api/v1/compare: two PDFs in the multipart parts
+// original and candidate, a key required, metered as two documents once
+// the comparison succeeded. It shares the worker pool, admission and
+// deadline handling of the single-document routes (analyse).
+func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
+	rp, ok := s.resolve(w, r)
+	if !ok {
+		return
+	}
+	if !rp.caller.Keyed() {
+		rp.error(metering.ErrInvalidKey)
+		return
+	}
+	original, candidate, err := s.readPair(w, r)
+	if err != nil {
+		rp.error(err)
+		return
+	}
+	out, err := s.analyse(rp, 2, func(ctx context.Context) (*outcome, error) {
+		body, _, err := s.cfg.Pipeline.Compare(ctx, original, candidate)
+		if err != nil {
+			return nil, err
+		}
+		return &outcome{body: body}, nil
+	})
+	if err != nil {
+		rp.error(err)
+		return
+	}
+	st, err := s.cfg.Meter.Settle(r.Context(), rp.caller, metering.Use{
+		Route: "compare", Documents: 2, Bytes: int64(len(original) + len(candidate)),
+	})
+	if err != nil {
+		rp.error(err)
+		return
+	}
+	rp.setStatus(st)
+	rp.raw(http.StatusOK, out.body)
+}
+
+// readPair reads the two file parts of a compare request, each within the
+// upload cap while streaming. Other parts are skipped; either file
+// missing is no_file.
+func (s *Server) readPair(w http.ResponseWriter, r *http.Request) (original, candidate []byte, err error) {
+	limit := int64(s.cfg.MaxUploadMB) << 20
+	tooLarge := E(FileTooLarge, "maxMb", s.cfg.MaxUploadMB)
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "multipart/form-data" {
+		return nil, nil, E(NoFile)
+	}
+	if r.ContentLength > 2*limit+multipartSlack {
+		return nil, nil, tooLarge
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, 2*limit+multipartSlack)
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return nil, nil, E(NoFile)
+	}
+	for original == nil || candidate == nil {
+		part, err := mr.NextPart()
+		var mbe *http.MaxBytesError
+		switch {
+		case err == io.EOF:
+			return nil, nil, E(NoFile)
+		case errors.As(err, &mbe):
+			return nil, nil, tooLarge
+		case err != nil:
+			return nil, nil, E(NoFile)
+		}
+		var dst *[]byte
+		switch part.FormName() {
+		case "original":
+			dst = &original
+		case "candidate":
+			dst = &candidate
+		default:
+			part.Close()
+			continue
+		}
+		data, err := readCapped(part, limit)
+		switch {
+		case errors.As(err, &mbe), err == nil && data == nil:
+			return nil, nil, tooLarge
+		case err != nil:
+			return nil, nil, E(NoFile)
+		case len(data) == 0:
+			return nil, nil, E(NoFile)
+		}
+		*dst = data
+	}
+	return original, candidate, nil
+}

@@ -1,0 +1,235 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/doctrust/doctrust/engine/policy"
+	"github.com/doctrust/doctrust/internal/analysis"
+	"github.com/doctrust/doctrust/internal/metering"
+	"github.com/doctrust/doctrust/internal/pool"
+)
+
+// Limits on the text parts that travel with an upload.
+const (
+	maxIssuerBytes = 256
+	multipartSlack = 1 << 20 // part headers and text parts around the file
+)
+
+// upload is a parsed document request: the file, and for routes that take
+// them the issuer and policy sent before it (text parts or headers).
+type upload struct {
+	data      []byte
+	issuer    string
+	hasIssuer bool
+	policyRaw []byte
+	hasPolicy bool
+}
+
+// work is one analysis of an upload, run in a worker slot under the
+// document's deadline.
+type work func(context.Context) (*outcome, error)
+
+// outcome is a finished analysis: the body to send and the risk band the
+// usage row records ("" for a listing).
+type outcome struct {
+	body []byte
+	band string
+}
+
+// serveDocument is the flow every single-document route shares: identify
+// the caller (a presented key must resolve), read the upload under the
+// size cap, let the route validate it and build its work, run the work in
+// a worker slot after admission, charge one document once it succeeded,
+// and answer with the body and the quota headers. fields says whether the
+// route reads the issuer and policy.
+func (s *Server) serveDocument(w http.ResponseWriter, r *http.Request, route string, fields bool, prepare func(*upload) (work, error)) {
+	rp, ok := s.resolve(w, r)
+	if !ok {
+		return
+	}
+	up, err := s.readUpload(w, r, fields)
+	if err != nil {
+		rp.error(err)
+		return
+	}
+	run, err := prepare(up)
+	if err != nil {
+		rp.error(err)
+		return
+	}
+	out, err := s.analyse(rp, 1, run)
+	if err != nil {
+		rp.error(err)
+		return
+	}
+	st, err := s.cfg.Meter.Settle(r.Context(), rp.caller, metering.Use{
+		Route: route, Documents: 1, Bytes: int64(len(up.data)), Band: out.band,
+	})
+	if err != nil {
+		rp.error(err)
+		return
+	}
+	rp.setStatus(st)
+	rp.raw(http.StatusOK, out.body)
+}
+
+// analyse runs one analysis of docs documents for the caller: a worker
+// slot first (503 busy when the queue is full, so a refused call costs the
+// caller nothing), then admission (the anonymous window or the quota
+// check), then the work under its deadline. Settling the charge is the
+// caller's, once the result is known to be a success.
+func (s *Server) analyse(rp *reply, docs int, run work) (*outcome, error) {
+	ctx := rp.r.Context()
+	// The request's own deadline (Lambda's, pulled in) running out before
+	// the work starts means the document's budget is spent.
+	timeout := E(AnalysisTimeout, "timeoutMs", analysis.DefaultDeadline.Milliseconds())
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return nil, timeout
+	}
+	if err := s.cfg.Pool.Acquire(ctx); err != nil {
+		switch {
+		case errors.Is(err, pool.ErrBusy):
+			return nil, &Error{Code: Busy, Fields: map[string]any{"retryAfterSeconds": 5}, RetryAfter: 5}
+		case errors.Is(err, context.DeadlineExceeded):
+			return nil, timeout
+		}
+		return nil, err // the client went away while queued
+	}
+	defer s.cfg.Pool.Release()
+	st, err := s.cfg.Meter.Admit(ctx, rp.caller, docs)
+	if rp.caller.Keyed() {
+		rp.setStatus(st)
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return nil, timeout
+	}
+	if err != nil {
+		return nil, err
+	}
+	out, err := run(ctx)
+	switch {
+	case errors.Is(err, analysis.ErrUnreadable):
+		return nil, E(NotAPDF)
+	case errors.Is(err, analysis.ErrDeadline):
+		return nil, timeout
+	}
+	return out, err
+}
+
+// readUpload reads a multipart form (text parts before the file part) or a
+// raw body. The size cap is enforced while streaming, so an oversized body
+// is never buffered whole. With fields, the issuer and policy are read
+// (parts or headers) and validated as soon as they arrive; without, text
+// parts are skipped.
+func (s *Server) readUpload(w http.ResponseWriter, r *http.Request, fields bool) (*upload, error) {
+	limit := int64(s.cfg.MaxUploadMB) << 20
+	tooLarge := E(FileTooLarge, "maxMb", s.cfg.MaxUploadMB)
+	up := &upload{}
+	mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if mediaType != "multipart/form-data" {
+		if fields {
+			if v := r.Header.Get("X-Service-Issuer"); v != "" {
+				up.issuer, up.hasIssuer = v, true
+			}
+			if v := r.Header.Get("X-Service-Policy"); v != "" {
+				up.policyRaw, up.hasPolicy = []byte(v), true
+			}
+			if err := checkIssuer(up, r); err != nil {
+				return nil, err
+			}
+		}
+		if r.ContentLength > limit {
+			return nil, tooLarge
+		}
+		data, err := readCapped(r.Body, limit)
+		if err != nil {
+			return nil, err
+		}
+		if data == nil {
+			return nil, tooLarge
+		}
+		if len(data) == 0 {
+			return nil, E(NoFile)
+		}
+		up.data = data
+		return up, nil
+	}
+	if r.ContentLength > limit+multipartSlack {
+		return nil, tooLarge
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, limit+multipartSlack)
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return nil, E(NoFile)
+	}
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			return nil, E(NoFile)
+		}
+		if err != nil {
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				return nil, tooLarge
+			}
+			return nil, E(NoFile)
+		}
+		switch name := part.FormName(); {
+		case name == "issuer" && fields:
+			b, _ := readCapped(part, maxIssuerBytes)
+			if b == nil && r.URL.Query().Get("mode") != "triage" {
+				return nil, E(InvalidIssuer) // too long to be a slug
+			}
+			up.issuer, up.hasIssuer = strings.TrimSpace(string(b)), true
+			if err := checkIssuer(up, r); err != nil {
+				return nil, err
+			}
+		case name == "policy" && fields:
+			b, _ := readCapped(part, policy.MaxBytes)
+			if b == nil {
+				return nil, E(InvalidPolicy, "message", policy.TooLarge().Message)
+			}
+			up.policyRaw, up.hasPolicy = b, true
+		case name == "file":
+			data, err := readCapped(part, limit)
+			if err != nil {
+				var mbe *http.MaxBytesError
+				if errors.As(err, &mbe) {
+					return nil, tooLarge
+				}
+				return nil, E(NoFile)
+			}
+			if data == nil {
+				return nil, tooLarge
+			}
+			// Parts after the file are not read: SPEC.md puts the text
+			// parts first, so nothing after the file is waited for.
+			up.data = data
+			return up, nil
+		}
+		part.Close()
+	}
+}
+
+// readCapped reads at most limit bytes; it returns nil data (and no error)
+// when the source holds more, without reading past limit+1.
+func readCapped(r io.Reader, limit int64) ([]byte, error) {
+	var buf bytes.Buffer
+	n, err := io.Copy(&buf, io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if n > limit {
+		return nil, nil
+	}
+	if n == 0 {
+		return []byte{}, nil // empty, which callers tell apart from too large
+	}
+	return buf.Bytes(), nil
+}
