@@ -1,13 +1,29 @@
 package inject
 
-import "strings"
-
-// The cue rules of every language, compiled once; the index finds the
-// rules a word can start. Both are read-only after package initialisation.
-var (
-	cueRules = compileAll(english, portuguese, spanish, french, german)
-	lexicon  = buildIndex(cueRules)
+import (
+	"strings"
+	"sync"
 )
+
+// tables are the cue rules of every language, compiled on first use (so a
+// process that never scans, such as a metadata listing or a Lambda cold
+// start serving another route, does not pay for them); the index finds the
+// rules a word can start; the vocabulary is every word a rule names plus
+// the fillers, the words leetspeak and spaced letters are mapped back to.
+// All are read-only once built.
+type tables struct {
+	rules    []rule
+	index    ruleIndex
+	vocab    map[string]bool
+	maxVocab int
+}
+
+var lex = sync.OnceValue(func() *tables {
+	t := &tables{rules: compileAll(english, portuguese, spanish, french, german)}
+	t.index = buildIndex(t.rules)
+	t.vocab, t.maxVocab = buildVocabulary(t.rules)
+	return t
+})
 
 // def is one cue rule before compilation.
 type def struct {
@@ -95,11 +111,9 @@ var rawMarkers = []marker{
 const fillers = `the a an and to of in on is it as for with this that be by at or from are you your me my
 	now all any only not do no what so then there here if we us our they their them these those`
 
-// vocabulary is every word a rule names plus the fillers: the words
-// leetspeak and spaced letters are mapped back to.
-var vocabulary, maxVocabLen = func() (map[string]bool, int) {
+func buildVocabulary(rules []rule) (map[string]bool, int) {
 	v := set(fillers)
-	for _, r := range cueRules {
+	for _, r := range rules {
 		for _, s := range r.slots {
 			for w := range s.single {
 				v[w] = true
@@ -119,4 +133,4 @@ var vocabulary, maxVocabLen = func() (map[string]bool, int) {
 		n = max(n, len(w))
 	}
 	return v, n
-}()
+}

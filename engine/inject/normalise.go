@@ -314,7 +314,7 @@ func fixWord(t *token) {
 // is a word of the cue vocabulary, so part numbers stay as they are. A "1"
 // is tried as "i", then as "l".
 func unleet(w string) (string, bool) {
-	if len(w) > maxVocabLen || strings.ContainsAny(w, "2689") {
+	if len(w) > lex().maxVocab || strings.ContainsAny(w, "2689") {
 		return "", false // identifiers and hashes, not words
 	}
 	for _, one := range []byte{'i', 'l'} {
@@ -326,7 +326,7 @@ func unleet(w string) (string, bool) {
 				b[i] = m
 			}
 		}
-		if s := string(b); vocabulary[s] {
+		if s := string(b); lex().vocab[s] {
 			return s, true
 		}
 	}

@@ -323,12 +323,12 @@ func (ms *matches) rules(toks []token, cand []int) []int {
 	last := len(toks) - 1
 	for i := 0; i < last; i++ {
 		w := toks[i].w
-		cand = append(cand[:0], lexicon.exact[w]...)
+		cand = append(cand[:0], lex().index.exact[w]...)
 		if len(w) >= 3 {
-			cand = append(cand, lexicon.prefix[w[:3]]...)
+			cand = append(cand, lex().index.prefix[w[:3]]...)
 		}
 		for _, ri := range cand {
-			r := &cueRules[ri]
+			r := &lex().rules[ri]
 			end, ok := r.matchAt(toks, i)
 			if !ok {
 				continue
