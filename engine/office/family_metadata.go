@@ -28,8 +28,8 @@ func appFamily(app string) string {
 func (a *analysis) metadataAnomalies() *report.Finding {
 	pr := &a.props
 	ev := map[string]any{}
-	var vs []variant
-	add := func(s report.Severity, m report.Message) { vs = append(vs, variant{s, m}) }
+	var vs []report.Variant
+	add := func(s report.Severity, m report.Message) { vs = append(vs, report.Variant{Severity: s, Message: m}) }
 	rev, hasRev := intProp(pr.core, "revision")
 	total, hasTotal := intProp(pr.app, "TotalTime")
 	created, hasCreated := dateProp(pr.core, "created")
@@ -89,5 +89,5 @@ func (a *analysis) metadataAnomalies() *report.Finding {
 			add(report.Low, report.Msg("office-metadata-anomalies.image-edited", "images", len(edited)))
 		}
 	}
-	return compose("office-metadata-anomalies", vs, ev)
+	return report.Compose("office-metadata-anomalies", vs, ev)
 }

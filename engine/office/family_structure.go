@@ -33,11 +33,11 @@ func knownPart(name string) bool {
 func (a *analysis) structure() report.Finding {
 	z := &a.pkg.Zip
 	ev := map[string]any{"partCount": len(a.pkg.Parts), "expandedBytes": a.pkg.Expanded}
-	var vs []variant
+	var vs []report.Variant
 	var codes []string
 	add := func(code string, s report.Severity, m report.Message) {
 		codes = append(codes, code)
-		vs = append(vs, variant{s, m})
+		vs = append(vs, report.Variant{Severity: s, Message: m})
 	}
 
 	a.packageChecks(ev, add)
@@ -49,10 +49,10 @@ func (a *analysis) structure() report.Finding {
 	if len(vs) == 0 {
 		add("package-walked", report.Info, report.Msg("office-structure-anomalies.package-walked", "parts", len(a.pkg.Parts), "format", report.Kind(a.format)))
 	}
-	f := compose("office-structure-anomalies", vs, ev)
+	f := report.Compose("office-structure-anomalies", vs, ev)
 	ev["code"] = codes[0]
 	for i, v := range vs {
-		if v.msg.Code == f.Message.Code {
+		if v.Message.Code == f.Message.Code {
 			ev["code"] = codes[i]
 			break
 		}

@@ -99,9 +99,11 @@ func (a *analysis) imageParts() iter.Seq2[string, []byte] {
 // nothing was wrong.
 func (l *Listing) Structure() *report.Finding {
 	ev := map[string]any{}
-	var vs []variant
-	add := func(_ string, s report.Severity, m report.Message) { vs = append(vs, variant{s, m}) }
+	var vs []report.Variant
+	add := func(_ string, s report.Severity, m report.Message) {
+		vs = append(vs, report.Variant{Severity: s, Message: m})
+	}
 	l.a.packageChecks(ev, add)
 	l.a.malformedCheck(ev, add)
-	return compose("office-structure-anomalies", vs, ev)
+	return report.Compose("office-structure-anomalies", vs, ev)
 }

@@ -10,33 +10,6 @@ import (
 	"github.com/doctrust/doctrust/engine/report"
 )
 
-// variant is one finding of a family before the most severe is chosen.
-type variant struct {
-	sev report.Severity
-	msg report.Message
-}
-
-// variantFinding reports the most severe variant as the message (the first
-// listed among equals) and the others as notes.
-func variantFinding(family string, vs []variant, ev map[string]any) *report.Finding {
-	if len(vs) == 0 {
-		return nil
-	}
-	top := 0
-	for i, v := range vs {
-		if v.sev.Rank() > vs[top].sev.Rank() {
-			top = i
-		}
-	}
-	fd := &report.Finding{Family: family, Severity: vs[top].sev, Message: vs[top].msg, Evidence: ev}
-	for i, v := range vs {
-		if i != top {
-			fd.Notes = append(fd.Notes, v.msg)
-		}
-	}
-	return fd
-}
-
 // box is a rectangle in evidence: a page number and [x0 y0 x1 y1] rounded
 // to a tenth of a point.
 type box struct {

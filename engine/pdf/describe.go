@@ -7,8 +7,6 @@ import (
 
 	"github.com/doctrust/doctrust/engine/pdf/cos"
 	"github.com/doctrust/doctrust/engine/pdf/file"
-	"github.com/doctrust/doctrust/engine/pdf/filters"
-	"github.com/doctrust/doctrust/engine/report"
 )
 
 // Description is the structural summary of one PDF that a comparison of
@@ -53,16 +51,11 @@ const (
 // Describe reads one PDF's structure. header is the offset of "%PDF" (-1
 // when absent). Its only error is ErrDeadline.
 func Describe(ctx context.Context, data []byte, header int, opt Options) (*Description, error) {
-	budget := int64(DefaultBudget)
-	if opt.Budget > 0 {
-		budget = opt.Budget
-	}
-	f, err := file.Open(ctx, data, header, filters.NewBudget(budget))
+	a, err := open(ctx, data, header, Options{Triage: true, Budget: opt.Budget})
 	if err != nil {
-		return nil, ErrDeadline
+		return nil, err
 	}
-	a := &analysis{f: f, opt: Options{Triage: true}, r: report.New(report.MediaPDF, int64(len(data)))}
-	a.safe("document", a.readDocument)
+	f := a.f
 	d := &Description{Size: len(data), Encrypted: f.Encrypted, Info: map[string]string{}, XMP: map[string]string{}}
 	for _, rev := range f.Revisions {
 		d.RevisionEnds = append(d.RevisionEnds, rev.End)

@@ -7,7 +7,6 @@ import (
 
 	"github.com/doctrust/doctrust/engine/pdf/cos"
 	"github.com/doctrust/doctrust/engine/pdf/file"
-	"github.com/doctrust/doctrust/engine/pdf/filters"
 	"github.com/doctrust/doctrust/engine/report"
 )
 
@@ -62,15 +61,11 @@ type Font struct {
 // ReadFacts opens a PDF and reads its facts. header is the offset of
 // "%PDF" (-1 when absent). Its only error is ErrDeadline.
 func ReadFacts(ctx context.Context, data []byte, header int, budget int64) (*Facts, error) {
-	if budget <= 0 {
-		budget = DefaultBudget
-	}
-	f, err := file.Open(ctx, data, header, filters.NewBudget(budget))
+	a, err := open(ctx, data, header, Options{Triage: true, Budget: budget})
 	if err != nil {
-		return nil, ErrDeadline
+		return nil, err
 	}
-	a := &analysis{f: f, opt: Options{Triage: true}, r: report.New(report.MediaPDF, int64(len(data)))}
-	a.safe("document", a.readDocument)
+	f := a.f
 	fx := &Facts{
 		Version:    headerVersion(f),
 		Pages:      a.r.Document.Pages,

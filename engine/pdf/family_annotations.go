@@ -103,12 +103,12 @@ func (a *analysis) signatureField(d *cos.Dict) bool {
 
 func (a *analysis) annotationOverlays() *report.Finding {
 	f := &a.content.annotations
-	var vs []variant
+	var vs []report.Variant
 	if f.later > 0 {
-		vs = append(vs, variant{report.Medium, report.Msg("annotation-overlays.later-revision", "annotations", f.later, "pages", len(f.pages))})
+		vs = append(vs, report.Variant{Severity: report.Medium, Message: report.Msg("annotation-overlays.later-revision", "annotations", f.later, "pages", len(f.pages))})
 	}
 	if f.editor > 0 {
-		vs = append(vs, variant{report.Low, report.Msg("annotation-overlays.editor-tool", "annotations", f.editor, "pages", len(f.pages))})
+		vs = append(vs, report.Variant{Severity: report.Low, Message: report.Msg("annotation-overlays.editor-tool", "annotations", f.editor, "pages", len(f.pages))})
 	}
 	if len(vs) == 0 {
 		return nil
@@ -117,5 +117,5 @@ func (a *analysis) annotationOverlays() *report.Finding {
 	report.Capped(ev, "pages", f.pages)
 	report.Capped(ev, "objects", f.objects)
 	report.Capped(ev, "revisions", f.revisions)
-	return variantFinding("annotation-overlays", vs, ev)
+	return report.Compose("annotation-overlays", vs, ev)
 }

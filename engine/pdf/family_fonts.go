@@ -133,7 +133,7 @@ func (a *analysis) fontPage(cp *contentPage) {
 
 func (a *analysis) fontAnomalies() *report.Finding {
 	f := &a.content.fonts
-	var vs []variant
+	var vs []report.Variant
 	ev := map[string]any{}
 	for v := range fontCount {
 		if len(f.pages[v]) == 0 {
@@ -156,11 +156,11 @@ func (a *analysis) fontAnomalies() *report.Finding {
 			sev = report.Low
 			ev["subsetsFromSeveralRevisions"] = true
 		}
-		vs = append(vs, variant{sev, msg})
+		vs = append(vs, report.Variant{Severity: sev, Message: msg})
 		key := camel(fontCodes[v])
 		report.Capped(ev, key+"Pages", f.pages[v])
 		report.Capped(ev, key+"Objects", f.fonts[v])
 		report.Capped(ev, key+"Fonts", f.names[v])
 	}
-	return variantFinding("font-anomalies", vs, ev)
+	return report.Compose("font-anomalies", vs, ev)
 }

@@ -46,7 +46,7 @@ type pageSize struct{ w, h int }
 // pageGeometry reports mixed page sizes and rotations, and crop boxes that
 // hide text.
 func (a *analysis) pageGeometry() *report.Finding {
-	var vs []variant
+	var vs []report.Variant
 	ev := map[string]any{}
 	sizes := map[pageSize][]int{} // pages by size, portrait, in points
 	var order []pageSize
@@ -93,7 +93,7 @@ func (a *analysis) pageGeometry() *report.Finding {
 		if later {
 			sev = report.Low
 		}
-		vs = append(vs, variant{sev, report.Msg("page-geometry.mixed-sizes", "sizes", len(order), "pages", len(odd))})
+		vs = append(vs, report.Variant{Severity: sev, Message: report.Msg("page-geometry.mixed-sizes", "sizes", len(order), "pages", len(odd))})
 		dims := make([][2]int, 0, len(order))
 		for _, s := range order {
 			dims = append(dims, [2]int{s.w, s.h})
@@ -103,7 +103,7 @@ func (a *analysis) pageGeometry() *report.Finding {
 		ev["oddPageFromLaterRevision"] = later
 	}
 	if len(rotations) > 1 {
-		vs = append(vs, variant{report.Info, report.Msg("page-geometry.mixed-rotations", "rotations", len(rotations))})
+		vs = append(vs, report.Variant{Severity: report.Info, Message: report.Msg("page-geometry.mixed-rotations", "rotations", len(rotations))})
 		ev["rotations"] = rotationCounts(rotations)
 	}
 	if f := &a.content.geometry; len(f.cropPages) > 0 {
@@ -113,12 +113,12 @@ func (a *analysis) pageGeometry() *report.Finding {
 		if f.cropLater {
 			sev = report.Low
 		}
-		vs = append(vs, variant{sev, report.Msg("page-geometry.crop-hides-content", "pages", len(f.cropPages), "runs", f.cropRuns)})
+		vs = append(vs, report.Variant{Severity: sev, Message: report.Msg("page-geometry.crop-hides-content", "pages", len(f.cropPages), "runs", f.cropRuns)})
 		report.Capped(ev, "cropPages", f.cropPages)
 		ev["croppedRuns"] = f.cropRuns
 		ev["cropFromLaterRevision"] = f.cropLater
 	}
-	return variantFinding("page-geometry", vs, ev)
+	return report.Compose("page-geometry", vs, ev)
 }
 
 // rotation reads a page's /Rotate, inherited through /Parent, as 0, 90,

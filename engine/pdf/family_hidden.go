@@ -224,7 +224,7 @@ func sameAsBackdrop(r *paint.TextRun, drops []backdrop, colors []paint.Color, ch
 
 func (a *analysis) hiddenText() *report.Finding {
 	f := &a.content.hidden
-	var vs []variant
+	var vs []report.Variant
 	ev := map[string]any{}
 	hiddenPages := []int{}
 	for v := range hidCount {
@@ -233,12 +233,12 @@ func (a *analysis) hiddenText() *report.Finding {
 		}
 		code := hiddenCodes[v]
 		if v == hidOCR {
-			vs = append(vs, variant{hiddenSeverity[v], report.Msg("hidden-text."+code, "pages", len(f.pages[v]))})
+			vs = append(vs, report.Variant{Severity: hiddenSeverity[v], Message: report.Msg("hidden-text."+code, "pages", len(f.pages[v]))})
 			report.Capped(ev, "ocrPages", f.pages[v])
 			ev["ocrProducer"] = report.Untrusted(firstNonEmpty(a.infoText("Producer"), a.xmp.First(nsPDF, "Producer"), a.infoText("Creator")))
 			continue
 		}
-		vs = append(vs, variant{hiddenSeverity[v], report.Msg("hidden-text."+code, "runs", f.runs[v], "pages", len(f.pages[v]))})
+		vs = append(vs, report.Variant{Severity: hiddenSeverity[v], Message: report.Msg("hidden-text."+code, "runs", f.runs[v], "pages", len(f.pages[v]))})
 		ev[camel(code)+"Runs"] = f.runs[v]
 		hiddenPages = mergePages(hiddenPages, f.pages[v])
 	}
@@ -254,12 +254,12 @@ func (a *analysis) hiddenText() *report.Finding {
 				cues += n
 				counts[string(c)] = n
 			}
-			vs = append(vs, variant{report.High, report.Msg("hidden-text.injection", "pages", len(hiddenPages), "cues", cues, "categories", len(res.Cues))})
+			vs = append(vs, report.Variant{Severity: report.High, Message: report.Msg("hidden-text.injection", "pages", len(hiddenPages), "cues", cues, "categories", len(res.Cues))})
 			report.Capped(ev, "cueCategories", res.Categories())
 			ev["cueCounts"] = counts
 		}
 	}
-	return variantFinding("hidden-text", vs, ev)
+	return report.Compose("hidden-text", vs, ev)
 }
 
 // camel turns "outside-page" into "outsidePage".

@@ -32,7 +32,7 @@ func (a *analysis) imagePage(cp *contentPage) {
 // embeddedImageAnomalies reports full-page images, images a later
 // revision replaced, and images whose own metadata names an editor.
 func (a *analysis) embeddedImageAnomalies() *report.Finding {
-	var vs []variant
+	var vs []report.Variant
 	ev := map[string]any{}
 	walked := a.content.pages > 0
 	var replaced, revisions []int
@@ -54,20 +54,20 @@ func (a *analysis) embeddedImageAnomalies() *report.Finding {
 		}
 	}
 	if len(replaced) > 0 {
-		vs = append(vs, variant{report.Medium, report.Msg("embedded-image-anomalies.replaced", "images", len(replaced), "revisions", len(revisions))})
+		vs = append(vs, report.Variant{Severity: report.Medium, Message: report.Msg("embedded-image-anomalies.replaced", "images", len(replaced), "revisions", len(revisions))})
 		report.Capped(ev, "replacedObjects", replaced)
 		report.Capped(ev, "replacedInRevisions", revisions)
 	}
 	if objs, tools := a.imageEditors(); len(objs) > 0 {
-		vs = append(vs, variant{report.Low, report.Msg("embedded-image-anomalies.editor-metadata", "images", len(objs))})
+		vs = append(vs, report.Variant{Severity: report.Low, Message: report.Msg("embedded-image-anomalies.editor-metadata", "images", len(objs))})
 		report.Capped(ev, "editedObjects", objs)
 		report.Capped(ev, "editorTools", tools)
 	}
 	if len(a.fullPageImagePages) > 0 {
-		vs = append(vs, variant{report.Info, report.Msg("embedded-image-anomalies.full-page-images", "pages", len(a.fullPageImagePages))})
+		vs = append(vs, report.Variant{Severity: report.Info, Message: report.Msg("embedded-image-anomalies.full-page-images", "pages", len(a.fullPageImagePages))})
 		report.Capped(ev, "fullPageImagePages", a.fullPageImagePages)
 	}
-	return variantFinding("embedded-image-anomalies", vs, ev)
+	return report.Compose("embedded-image-anomalies", vs, ev)
 }
 
 // imageEditors reads the metadata stream of each painted image (not of an

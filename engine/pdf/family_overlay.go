@@ -126,10 +126,10 @@ func textOnTop(pg *paint.Page, c cover) (n, rev int) {
 
 func (a *analysis) contentOverlay() *report.Finding {
 	f := &a.content.overlay
-	var vs []variant
+	var vs []report.Variant
 	for v := range ovCount {
 		if f.count[v] > 0 {
-			vs = append(vs, variant{overlaySeverity[v], report.Msg("content-overlay."+overlayCodes[v], "overlays", f.count[v], "pages", len(f.pages))})
+			vs = append(vs, report.Variant{Severity: overlaySeverity[v], Message: report.Msg("content-overlay."+overlayCodes[v], "overlays", f.count[v], "pages", len(f.pages))})
 		}
 	}
 	if len(vs) == 0 {
@@ -148,5 +148,5 @@ func (a *analysis) contentOverlay() *report.Finding {
 	report.Capped(ev, "boxes", f.boxes)
 	report.Capped(ev, "objects", f.objects)
 	report.Capped(ev, "revisions", f.revisions)
-	return variantFinding("content-overlay", vs, ev)
+	return report.Compose("content-overlay", vs, ev)
 }

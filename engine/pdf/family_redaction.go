@@ -223,26 +223,26 @@ func (a *analysis) annotOpaque(an annot) bool {
 
 func (a *analysis) redactionExposure() *report.Finding {
 	f := &a.content.redaction
-	var vs []variant
+	var vs []report.Variant
 	ev := map[string]any{}
 	if len(f.boxes) > 0 && !allDates(f.texts) {
-		vs = append(vs, variant{report.High, report.Msg("redaction-exposure.text-under-box", "boxes", len(f.boxes), "pages", len(f.pages), "characters", f.charsUnder)})
+		vs = append(vs, report.Variant{Severity: report.High, Message: report.Msg("redaction-exposure.text-under-box", "boxes", len(f.boxes), "pages", len(f.pages), "characters", f.charsUnder)})
 		report.Capped(ev, "pages", f.pages)
 		report.Capped(ev, "boxes", f.boxes)
 		report.Capped(ev, "objects", f.objects)
 		ev["charactersUnder"] = f.charsUnder
 	}
 	if f.redactAnn > 0 {
-		vs = append(vs, variant{report.Medium, report.Msg("redaction-exposure.unapplied-redact", "annotations", f.redactAnn)})
+		vs = append(vs, report.Variant{Severity: report.Medium, Message: report.Msg("redaction-exposure.unapplied-redact", "annotations", f.redactAnn)})
 		ev["redactAnnotations"] = f.redactAnn
 	}
 	if f.highlights > 0 {
-		vs = append(vs, variant{report.Medium, report.Msg("redaction-exposure.black-highlight", "annotations", f.highlights)})
+		vs = append(vs, report.Variant{Severity: report.Medium, Message: report.Msg("redaction-exposure.black-highlight", "annotations", f.highlights)})
 		ev["blackHighlights"] = f.highlights
 	}
 	if f.redactAnn+f.highlights > 0 {
 		report.Capped(ev, "annotationPages", f.annPages)
 		report.Capped(ev, "annotationObjects", f.annObjects)
 	}
-	return variantFinding("redaction-exposure", vs, ev)
+	return report.Compose("redaction-exposure", vs, ev)
 }

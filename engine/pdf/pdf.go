@@ -64,16 +64,11 @@ type analysis struct {
 // Analyze inspects a PDF. header is the offset of "%PDF" (-1 when absent).
 // Its only error is ErrDeadline.
 func Analyze(ctx context.Context, data []byte, header int, opt Options) (*report.Report, error) {
-	budget := int64(DefaultBudget)
-	if opt.Budget > 0 {
-		budget = opt.Budget
-	}
-	f, err := file.Open(ctx, data, header, filters.NewBudget(budget))
+	a, err := open(ctx, data, header, opt)
 	if err != nil {
-		return nil, ErrDeadline
+		return nil, err
 	}
-	a := &analysis{f: f, opt: opt, r: report.New(report.MediaPDF, int64(len(data)))}
-	a.safe("document", a.readDocument)
+	f := a.f
 	a.safe("signatures", a.readSigned)
 	if !opt.Triage && !f.Encrypted {
 		a.safe("content", a.walkContent)
@@ -104,6 +99,23 @@ func Analyze(ctx context.Context, data []byte, header int, opt Options) (*report
 	a.r.Summary.Cost.ExpandedBytes = f.Budget.Used - a.uncountedBytes
 	a.r.Finish()
 	return a.r, nil
+}
+
+// open walks the file's cross-reference chain under the decompression
+// budget and reads the document block: the start every reading of a PDF
+// shares (Analyze, Describe, ReadFacts). Its only error is ErrDeadline.
+func open(ctx context.Context, data []byte, header int, opt Options) (*analysis, error) {
+	budget := int64(DefaultBudget)
+	if opt.Budget > 0 {
+		budget = opt.Budget
+	}
+	f, err := file.Open(ctx, data, header, filters.NewBudget(budget))
+	if err != nil {
+		return nil, ErrDeadline
+	}
+	a := &analysis{f: f, opt: opt, r: report.New(report.MediaPDF, int64(len(data)))}
+	a.safe("document", a.readDocument)
+	return a, nil
 }
 
 // family is one signal family's analyser.

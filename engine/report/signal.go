@@ -101,6 +101,36 @@ type Finding struct {
 	Evidence map[string]any
 }
 
+// Variant is one fired check of a family; a family that fires several is
+// reported as one finding (Compose).
+type Variant struct {
+	Severity Severity
+	Message  Message
+}
+
+// Compose merges a family's variants into one finding: the most severe is
+// the message (the first fired wins a tie), the others become notes in
+// firing order, and the finding takes the highest severity. Nil when no
+// variant fired.
+func Compose(family string, vs []Variant, ev map[string]any) *Finding {
+	if len(vs) == 0 {
+		return nil
+	}
+	top := 0
+	for i, v := range vs {
+		if v.Severity.Rank() > vs[top].Severity.Rank() {
+			top = i
+		}
+	}
+	f := &Finding{Family: family, Severity: vs[top].Severity, Message: vs[top].Message, Evidence: ev}
+	for i, v := range vs {
+		if i != top {
+			f.Notes = append(f.Notes, v.Message)
+		}
+	}
+	return f
+}
+
 // Signal renders a finding into a report signal.
 func (f Finding) Signal() Signal {
 	ev := f.Evidence
