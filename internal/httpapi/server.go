@@ -18,6 +18,7 @@ import (
 	"github.com/doctrust/doctrust/internal/metering"
 	"github.com/doctrust/doctrust/internal/pool"
 	"github.com/doctrust/doctrust/internal/ratelimit"
+	"github.com/doctrust/doctrust/internal/web"
 )
 
 // SmallBodyLimit is the body cap of every non-upload route (SPEC.md).
@@ -83,6 +84,8 @@ func New(cfg Config) *Server {
 	s.mux.HandleFunc("POST /api/v1/receipt/verify", s.verifyReceipt)
 	s.accountRoutes()
 	s.billingRoutes()
+	web.New(web.Config{Accounts: cfg.Accounts, Cookie: SessionCookie, BillingEnabled: cfg.Billing.Available,
+		MaxUploadMB: cfg.MaxUploadMB, Logger: cfg.Logger}).Register(s.mux)
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { writeError(w, E(NotFound)) })
 	return s
 }
