@@ -77,20 +77,22 @@ func usageChart(u accounts.UsageReport) chart {
 		}
 		if d.Documents > 0 {
 			b.Title += fmt.Sprintf(" (low %d, elevated %d, high %d)", d.Bands["low"], d.Bands["elevated"], d.Bands["high"])
-			y := chartTop + plot
-			rest := d.Documents
+			// Edges from running totals, so rounding never loses a pixel
+			// of the stack.
+			base := chartTop + plot
+			edge := func(docs int) int { return base - docs*plot/maxDocs }
+			done := 0
 			for _, band := range []string{"low", "elevated", "high", "unbanded"} {
 				n := d.Bands[band]
 				if band == "unbanded" {
-					n = rest
+					n = d.Documents - done
 				}
-				rest -= n
 				if n <= 0 {
 					continue
 				}
-				h := max(1, n*plot/maxDocs)
-				y -= h
-				b.Segments = append(b.Segments, segment{Y: y, H: h, Band: band})
+				lo, hi := edge(done), edge(done+n)
+				done += n
+				b.Segments = append(b.Segments, segment{Y: hi, H: max(1, lo-hi), Band: band})
 			}
 		}
 		c.Bars = append(c.Bars, b)

@@ -2,11 +2,13 @@ package web_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"net/http/cookiejar"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +19,7 @@ import (
 	"github.com/doctrust/doctrust/engine/pdf/pdftest"
 	"github.com/doctrust/doctrust/internal/config"
 	"github.com/doctrust/doctrust/internal/httpapi"
+	"github.com/doctrust/doctrust/internal/web"
 )
 
 // revisionsPDF is a corpus PDF with one incremental update that replaces a
@@ -116,5 +119,60 @@ func TestDashboardInChromium(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "dashboard e2e: ok") {
 		t.Fatalf("browser test failed: %v\n%s", err, out)
+	}
+}
+
+// TestAccountPageThroughService: the account page a signed-in account gets
+// from the whole service is server-rendered from its summary and usage,
+// and a state-changing call from a foreign origin is refused.
+func TestAccountPageThroughService(t *testing.T) {
+	base := startService(t, t.TempDir())
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar}
+	res, err := c.Post(base+"/api/v1/auth/signup", "application/json",
+		strings.NewReader(`{"email":"page@example.com","password":"a long password"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var signup struct {
+		APIKey struct{ ID, Preview string } `json:"apiKey"`
+	}
+	json.NewDecoder(res.Body).Decode(&signup)
+	res.Body.Close()
+	if res.StatusCode != http.StatusCreated {
+		t.Fatalf("signup: %d", res.StatusCode)
+	}
+	res, err = c.Get(base + "/account")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	page := string(body)
+	for _, want := range []string{"page@example.com", signup.APIKey.Preview, `data-key-id="` + signup.APIKey.ID + `"`,
+		`aria-label="documents per day by risk band"`, "No documents yet this month", `id="baselines"`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("account page lacks %q", want)
+		}
+	}
+	if res.Header.Get("Content-Security-Policy") != web.CSP {
+		t.Error("account page without its CSP")
+	}
+	// Billing is not configured here: no buttons.
+	if strings.Contains(page, `id="billing"`) {
+		t.Error("billing buttons shown without billing")
+	}
+
+	req, _ := http.NewRequest("POST", base+"/api/v1/keys/rotate", strings.NewReader(`{"keyId":"`+signup.APIKey.ID+`"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Origin", "https://evil.example")
+	req.Header.Set("Sec-Fetch-Site", "cross-site")
+	res, err = c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusForbidden {
+		t.Errorf("cross-origin rotate: %d, want 403", res.StatusCode)
 	}
 }

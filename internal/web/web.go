@@ -73,9 +73,11 @@ func New(cfg Config) *Pages {
 	return p
 }
 
-// Routes are the method-and-path patterns the dashboard serves, for the
-// API's mux and for template.yaml.
-var Routes = []string{"GET /{$}", "GET /signup", "GET /login", "GET /forgot", "GET /account", "GET /static/"}
+// Routes are the dashboard's routes as template.yaml names them (API
+// Gateway's greedy {proxy+} for the assets); internal/deploy checks that
+// the accounts function receives each.
+var Routes = [][2]string{{"GET", "/"}, {"GET", "/signup"}, {"GET", "/login"}, {"GET", "/forgot"},
+	{"GET", "/account"}, {"GET", "/static/{proxy+}"}}
 
 // Register adds the dashboard's routes to mux.
 func (p *Pages) Register(mux *http.ServeMux) {
@@ -86,7 +88,7 @@ func (p *Pages) Register(mux *http.ServeMux) {
 	mux.HandleFunc("GET /account", p.account)
 	sub, _ := fs.Sub(staticFS, "static")
 	files := http.StripPrefix("/static/", http.FileServerFS(sub))
-	mux.Handle("GET /static/", secure(files))
+	mux.Handle("GET /static/{file}", secure(files))
 }
 
 // secure sets the headers every dashboard response carries. Referrer-Policy
