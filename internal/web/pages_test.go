@@ -125,3 +125,27 @@ func TestUsageChart(t *testing.T) {
 		t.Error("a month without use is not empty")
 	}
 }
+
+// TestBillingButtons: shown only when billing can open; credit packs only
+// on the Free plan; the portal only once a customer exists.
+func TestBillingButtons(t *testing.T) {
+	render := func(v accountView) string {
+		v.SignedIn = true
+		v.Usage = accounts.UsageReport{Month: "2026-11"}
+		v.Chart = usageChart(v.Usage)
+		rec := httptest.NewRecorder()
+		New(Config{}).render(rec, "account", page{Page: "account", Data: v})
+		return rec.Body.String()
+	}
+	if strings.Contains(render(accountView{}), `id="billing"`) {
+		t.Error("billing shown while not configured")
+	}
+	free := render(accountView{Billing: true, Free: true})
+	if !strings.Contains(free, `data-value="solo"`) || !strings.Contains(free, `data-value="small"`) || strings.Contains(free, "/api/v1/billing/portal") {
+		t.Error("free account: want checkout and credit packs, no portal")
+	}
+	paid := render(accountView{Billing: true, Me: accounts.Me{Billing: accounts.BillingView{Portal: true, Subscription: true}}})
+	if strings.Contains(paid, `data-value="solo"`) || strings.Contains(paid, `data-value="small"`) || !strings.Contains(paid, "/api/v1/billing/portal") {
+		t.Error("subscribed account: want the portal only")
+	}
+}
