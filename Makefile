@@ -3,7 +3,7 @@ GO      ?= go
 PKGS    := ./...
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: run test vet fmt-check lint bench fuzz bench-peers bench-meta loadtest tools tools-if-possible build clean
+.PHONY: run test vet fmt-check lint bench fuzz bench-peers bench-meta loadtest tools tools-if-possible build clean screenshots
 
 # AWS's DynamoDB Local, run by the store tests on a loopback port; its jar
 # ships inside this npm package and runs on Java 17.
@@ -14,6 +14,11 @@ DDB_LOCAL_JAR := .tools/node_modules/amplify-dynamodb-simulator/emulator/DynamoD
 # (internal/stripemock); built from its module at this exact version.
 STRIPE_MOCK_VERSION := v0.203.0
 STRIPE_MOCK ?= .tools/bin/stripe-mock
+
+# playwright-core drives Debian's chromium in the dashboard's browser test
+# (internal/web, e2e/); it downloads no browser of its own.
+PLAYWRIGHT_PKG := playwright-core@1.65.1
+PLAYWRIGHT := .tools/node_modules/playwright-core/package.json
 
 build:
 	$(GO) build -o bin/doctrust ./cmd/doctrust
@@ -26,7 +31,11 @@ run:
 test: fmt-check vet lint tools-if-possible
 	STRIPE_MOCK_BIN=$(abspath $(STRIPE_MOCK)) $(GO) test -count=1 $(PKGS)
 
-tools: $(DDB_LOCAL_JAR) $(STRIPE_MOCK)
+tools: $(DDB_LOCAL_JAR) $(STRIPE_MOCK) $(PLAYWRIGHT)
+
+$(PLAYWRIGHT):
+	npm install --prefix .tools --no-audit --no-fund --loglevel=error $(PLAYWRIGHT_PKG)
+	@test -f $@
 
 $(DDB_LOCAL_JAR):
 	npm install --prefix .tools --no-audit --no-fund --loglevel=error $(DDB_LOCAL_PKG)
@@ -43,6 +52,8 @@ tools-if-possible:
 	@if [ -f $(DDB_LOCAL_JAR) ]; then :; \
 	elif command -v npm >/dev/null && command -v java >/dev/null; then $(MAKE) --no-print-directory $(DDB_LOCAL_JAR); \
 	else echo "note: npm or java missing; DynamoDB Local tests will skip (make tools installs it)"; fi
+	@[ -f $(PLAYWRIGHT) ] || ! command -v npm >/dev/null || $(MAKE) --no-print-directory $(PLAYWRIGHT) || \
+	echo "note: playwright-core could not be installed; the dashboard's browser test will skip (make tools installs it)"
 	@[ -x $(STRIPE_MOCK) ] || $(MAKE) --no-print-directory $(STRIPE_MOCK) || \
 	echo "note: stripe-mock could not be built; the billing API tests will skip (make tools builds it)"
 
@@ -82,6 +93,12 @@ bench-meta:
 # nothing else fails (numbers go in docs/performance.md; not run by CI).
 loadtest:
 	$(GO) run ./scripts/loadtest
+
+# A PNG of each dashboard page in docs/screenshots/, taken by the browser
+# test (needs chromium and playwright-core: make tools).
+screenshots: $(PLAYWRIGHT)
+	mkdir -p docs/screenshots
+	SCREENSHOT_DIR=$(abspath docs/screenshots) CI=true $(GO) test -count=1 -run '^TestDashboardInChromium$$' ./internal/web
 
 clean:
 	rm -rf bin

@@ -149,6 +149,10 @@ func (s *Service) sells() bool {
 	return s != nil && s.cfg.SecretKey != "" && s.cfg.BaseURL != ""
 }
 
+// Available reports whether checkout and the portal can open (the
+// dashboard shows its billing buttons only then).
+func (s *Service) Available() bool { return s.sells() }
+
 // Checkout opens a hosted Checkout Session in subscription mode for a paid
 // plan and returns its URL, for the browser to follow.
 func (s *Service) Checkout(ctx context.Context, a store.Account, planName string) (string, error) {

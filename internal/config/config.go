@@ -104,6 +104,7 @@ func Server(ctx context.Context, mode Mode, getenv func(string) string, logTo io
 		Billing: billing.New(billing.Config{Store: st, Plans: planTable, Limiter: limiter,
 			SecretKey: getenv("STRIPE_SECRET_KEY"), WebhookSecret: getenv("STRIPE_WEBHOOK_SECRET"),
 			APIBase: getenv("STRIPE_API_BASE"), BaseURL: baseURL, Logger: logger}),
+		BillingOffered: getenv("BILLING_ENABLED") == "true",
 		// Only a local plain-http address may carry the cookie without Secure.
 		CookieSecure:     mode == Lambda || !strings.HasPrefix(baseURL, "http://"),
 		TrustedProxyHops: NonNegInt(getenv, "TRUSTED_PROXY_HOPS", 0),

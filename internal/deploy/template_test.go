@@ -19,6 +19,7 @@ import (
 	"github.com/doctrust/doctrust/internal/ratelimit"
 	"github.com/doctrust/doctrust/internal/store/dynamodb"
 	"github.com/doctrust/doctrust/internal/store/sqlite"
+	"github.com/doctrust/doctrust/internal/web"
 	"gopkg.in/yaml.v3"
 )
 
@@ -118,7 +119,9 @@ func TestEveryRouteIsServed(t *testing.T) {
 		Meter: &metering.Meter{Store: st, Plans: plans.New(0)}, Limiter: &ratelimit.Limiter{Store: st}})
 	for _, fn := range functions(t) {
 		for _, rt := range fn.routes {
-			req := httptest.NewRequest(rt[0], rt[1], strings.NewReader(""))
+			// A greedy path parameter stands for one real asset.
+			path := strings.Replace(rt[1], "{proxy+}", "app.css", 1)
+			req := httptest.NewRequest(rt[0], path, strings.NewReader(""))
 			rec := httptest.NewRecorder()
 			h.ServeHTTP(rec, req)
 			if rec.Code == http.StatusNotFound {
@@ -285,6 +288,22 @@ func TestBillingEnvironment(t *testing.T) {
 		}
 		if secrets[name] && value(get(get(params, v.Value), "NoEcho")) != "true" {
 			t.Errorf("parameter %s holds a secret but echoes", v.Value)
+		}
+	}
+}
+
+// TestDashboardRoutesGoToAccounts: the accounts function, which holds the
+// session, serves every dashboard page and asset.
+func TestDashboardRoutesGoToAccounts(t *testing.T) {
+	owner := map[[2]string]string{}
+	for _, fn := range functions(t) {
+		for _, rt := range fn.routes {
+			owner[rt] = fn.codeURI
+		}
+	}
+	for _, rt := range web.Routes {
+		if owner[rt] != "functions/accounts/" {
+			t.Errorf("%s %s goes to %q, want functions/accounts/", rt[0], rt[1], owner[rt])
 		}
 	}
 }

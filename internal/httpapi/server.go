@@ -18,6 +18,7 @@ import (
 	"github.com/doctrust/doctrust/internal/metering"
 	"github.com/doctrust/doctrust/internal/pool"
 	"github.com/doctrust/doctrust/internal/ratelimit"
+	"github.com/doctrust/doctrust/internal/web"
 )
 
 // SmallBodyLimit is the body cap of every non-upload route (SPEC.md).
@@ -35,6 +36,10 @@ type Config struct {
 	Accounts *accounts.Service
 	// Billing serves the billing routes; nil answers 503 billing_unavailable.
 	Billing *billing.Service
+	// BillingOffered shows the dashboard's billing buttons in a process
+	// that does not itself hold the Stripe secret (the accounts function;
+	// BILLING_ENABLED). Where Billing can sell, they show anyway.
+	BillingOffered bool
 	// CookieSecure marks the session cookie Secure (everywhere but a
 	// local http address).
 	CookieSecure bool
@@ -83,6 +88,8 @@ func New(cfg Config) *Server {
 	s.mux.HandleFunc("POST /api/v1/receipt/verify", s.verifyReceipt)
 	s.accountRoutes()
 	s.billingRoutes()
+	web.New(web.Config{Accounts: cfg.Accounts, Cookie: SessionCookie, BillingEnabled: func() bool { return cfg.BillingOffered || cfg.Billing.Available() },
+		MaxUploadMB: cfg.MaxUploadMB, Logger: cfg.Logger}).Register(s.mux)
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { writeError(w, E(NotFound)) })
 	return s
 }

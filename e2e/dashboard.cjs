@@ -1,0 +1,134 @@
+// End-to-end test of the dashboard in Chromium, driven by playwright-core.
+// Run by internal/web's TestDashboardInChromium, which starts the service
+// and passes everything through the environment:
+//   BASE_URL, OUTBOX (MAIL_OUTBOX folder), REVISIONS_PDF (a PDF with
+//   incremental updates), INJECTION_PDF and INJECTION_TEXT (a PDF whose
+//   metadata carries markup), PLAYWRIGHT_CORE (module path), CHROMIUM,
+//   SCREENSHOT_DIR (optional: save a PNG of each page there).
+// It exits non-zero with a message on the first failed expectation.
+"use strict";
+const fs = require("fs");
+const path = require("path");
+const { chromium } = require(process.env.PLAYWRIGHT_CORE);
+
+const base = process.env.BASE_URL;
+const shots = process.env.SCREENSHOT_DIR || "";
+
+function expect(cond, what) {
+  if (!cond) throw new Error("expected " + what);
+}
+
+async function shot(page, name) {
+  if (!shots) return;
+  await page.screenshot({ path: path.join(shots, name + ".png"), fullPage: true });
+}
+
+// verifyLink reads the newest mail in the outbox and returns its link,
+// undoing quoted-printable soft breaks and escapes.
+async function verifyLink() {
+  for (let i = 0; i < 50; i++) {
+    const files = fs.readdirSync(process.env.OUTBOX).filter((f) => f.endsWith(".eml")).sort();
+    if (files.length) {
+      const raw = fs.readFileSync(path.join(process.env.OUTBOX, files[files.length - 1]), "utf8");
+      const text = raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (m, h) => String.fromCharCode(parseInt(h, 16)));
+      const m = text.match(/https?:\/\/\S+\/api\/v1\/auth\/verify\?token=[A-Za-z0-9_%-]+/);
+      expect(m, "a verification link in the mail");
+      return m[0];
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("expected a mail in the outbox");
+}
+
+async function inspect(page, file, key) {
+  await page.goto(base + "/");
+  await page.setInputFiles("#file", file);
+  if (key) {
+    await page.click("summary");
+    await page.fill("#apikey", key);
+  }
+  await page.click("#inspect-button");
+  await page.waitForSelector("#report:not([hidden])");
+}
+
+(async () => {
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM, headless: true,
+    args: ["--no-sandbox", "--disable-gpu"] });
+  const context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+  const page = await context.newPage();
+  const problems = [];
+  page.on("console", (m) => { if (m.type() === "error") problems.push(m.text()); });
+  page.on("pageerror", (e) => problems.push(String(e)));
+  page.on("dialog", (d) => d.accept());
+
+  // Sign up: the key is shown once.
+  const email = "e2e-" + Date.now() + "@example.com", password = "correct horse battery";
+  await page.goto(base + "/signup");
+  await page.fill("input[name=email]", email);
+  await page.fill("input[name=password]", password);
+  await shot(page, "signup");
+  await page.click("button[type=submit]");
+  await page.waitForSelector("#new-key:not([hidden])");
+  const firstKey = await page.textContent("#new-key-value");
+  expect(/^svc_/.test(firstKey), "the new key shown once, got " + firstKey);
+
+  // Verify from the mailed link: GET redirects to /account?verify=, whose
+  // script posts the token.
+  await page.goto(await verifyLink());
+  await page.waitForFunction(() => /confirmed/.test(document.getElementById("verify-status").textContent));
+  expect(new URL(page.url()).search === "", "the token gone from the address bar, got " + page.url());
+
+  // Log out, then log in again.
+  await page.click("#logout");
+  await page.waitForURL(base + "/login");
+  await page.fill("input[name=email]", email);
+  await page.fill("input[name=password]", password);
+  await shot(page, "login");
+  await page.click("button[type=submit]");
+  await page.waitForURL(base + "/account");
+  expect((await page.textContent("#plan")).includes("address confirmed"), "the address confirmed on the account page");
+
+  // Rotate the key: the replacement is shown once.
+  await page.click("button.rotate");
+  await page.waitForSelector("#rotated:not([hidden])");
+  const newKey = await page.textContent("#rotated-key");
+  expect(/^svc_/.test(newKey) && newKey !== firstKey, "a new key after rotation");
+
+  // Inspect a PDF with revisions using the new key: timeline drawn.
+  await inspect(page, process.env.REVISIONS_PDF, newKey);
+  await page.waitForSelector("#timeline-section:not([hidden])");
+  expect(await page.locator("#timeline rect[class^=kind-]").count() > 0, "revision bars in the timeline");
+  expect((await page.textContent("#disclaimer")).length > 20, "the disclaimer shown");
+  expect((await page.textContent("#caution")).includes("Not safe"), "the usage caution shown");
+  await page.click("#raw-toggle");
+  expect((await page.textContent("#raw")).includes("\"engineVersion\""), "raw JSON one click away");
+  await shot(page, "inspect-report");
+
+  // Usage shows the keyed call.
+  await page.goto(base + "/account");
+  expect((await page.textContent("#usage")).includes("1 documents"), "one document in this month's usage");
+  expect(await page.locator("#usage svg rect.band-elevated, #usage svg rect.band-high, #usage svg rect.band-low").count() === 1,
+    "one day's bar in the usage chart");
+  await shot(page, "account");
+
+  // A report carrying markup renders it as text.
+  await inspect(page, process.env.INJECTION_PDF, "");
+  const signalsText = await page.textContent("#signals");
+  expect(signalsText.includes(process.env.INJECTION_TEXT), "the payload shown as text");
+  expect(await page.locator("#report img, #report script, #report iframe").count() === 0, "no element made from the payload");
+  expect(await page.evaluate(() => window.__pwned === undefined), "the payload's handler never ran");
+  await page.click("#signals details summary");
+  await shot(page, "inspect-injection");
+
+  await page.goto(base + "/forgot");
+  await shot(page, "forgot");
+  await page.goto(base + "/");
+  await shot(page, "inspect");
+
+  expect(problems.length === 0, "no console errors or CSP violations, got: " + problems.join(" | "));
+  await browser.close();
+  console.log("dashboard e2e: ok");
+})().catch((e) => {
+  console.error("dashboard e2e: " + e.message);
+  process.exit(1);
+});

@@ -1,0 +1,151 @@
+package web
+
+import (
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/doctrust/doctrust/internal/accounts"
+)
+
+func serve(t *testing.T, path string) *httptest.ResponseRecorder {
+	t.Helper()
+	mux := http.NewServeMux()
+	New(Config{Cookie: "svc_session", MaxUploadMB: 10}).Register(mux)
+	rec := httptest.NewRecorder()
+	mux.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+	return rec
+}
+
+// TestPagesRenderWithCSP: every page renders, carries the policy and the
+// other protective headers, and loads only its own scripts.
+func TestPagesRenderWithCSP(t *testing.T) {
+	for _, path := range []string{"/", "/signup", "/login", "/forgot", "/account", "/account?verify=abc", "/static/app.css", "/static/inspect.js"} {
+		rec := serve(t, path)
+		if rec.Code != http.StatusOK {
+			t.Errorf("%s: status %d", path, rec.Code)
+			continue
+		}
+		h := rec.Header()
+		if h.Get("Content-Security-Policy") != CSP {
+			t.Errorf("%s: CSP %q", path, h.Get("Content-Security-Policy"))
+		}
+		if h.Get("X-Content-Type-Options") != "nosniff" || h.Get("Referrer-Policy") != "no-referrer" {
+			t.Errorf("%s: protective headers missing: %v", path, h)
+		}
+		if strings.HasPrefix(path, "/static/") {
+			continue
+		}
+		body := rec.Body.String()
+		if !strings.Contains(body, `<script src="/static/common.js" defer></script>`) {
+			t.Errorf("%s: common.js not loaded", path)
+		}
+	}
+}
+
+// TestNoInlineScriptOrStyle: the CSP forbids inline code, so no template
+// may hold any (it would silently not run).
+func TestNoInlineScriptOrStyle(t *testing.T) {
+	inline := regexp.MustCompile(`<script>|<script [^>]*>[^<]|<style|\sstyle=|\son[a-z]+=|javascript:`)
+	err := fs.WalkDir(templateFS, "templates", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, _ := fs.ReadFile(templateFS, path)
+		if m := inline.Find(b); m != nil {
+			t.Errorf("%s holds inline code: %q", path, m)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, _ := fs.Glob(staticFS, "static/*.js")
+	for _, name := range js {
+		b, _ := fs.ReadFile(staticFS, name)
+		if regexp.MustCompile(`innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(`).Match(b) {
+			t.Errorf("%s parses strings as markup or code", name)
+		}
+	}
+}
+
+func TestStaticHasNoListing(t *testing.T) {
+	if rec := serve(t, "/static/"); rec.Code == http.StatusOK {
+		t.Errorf("/static/ lists the assets")
+	}
+}
+
+// TestAccountPageEscapes: account values reach the page escaped.
+func TestAccountPageEscapes(t *testing.T) {
+	p := New(Config{})
+	evil := `"><script>alert(1)</script>`
+	view := accountView{SignedIn: true, Me: accounts.Me{
+		User: accounts.UserView{Email: evil, Plan: evil},
+		Keys: []accounts.KeyView{{ID: evil, Preview: evil, State: "active", Created: time.Now()}},
+	}, Usage: accounts.UsageReport{Month: "2026-11", Bands: map[string]int{}}}
+	view.Chart = usageChart(view.Usage)
+	rec := httptest.NewRecorder()
+	p.render(rec, "account", page{Title: "Account", Page: "account", Data: view})
+	body := rec.Body.String()
+	if strings.Contains(body, "<script>alert") {
+		t.Fatal("account page wrote a value unescaped")
+	}
+	if !strings.Contains(body, "&lt;script&gt;alert(1)&lt;/script&gt;") {
+		t.Error("escaped value missing from the page")
+	}
+}
+
+// TestUsageChart: one bar per day of the month; a day's segments stack
+// its bands, tallest day filling the plot.
+func TestUsageChart(t *testing.T) {
+	u := accounts.UsageReport{Month: "2026-02", Days: []accounts.Day{
+		{Date: "2026-02-03", Documents: 4, Bands: map[string]int{"low": 1, "elevated": 1, "high": 2}},
+		{Date: "2026-02-10", Documents: 2, Bands: map[string]int{"low": 1}},
+	}}
+	c := usageChart(u)
+	if len(c.Bars) != 28 || c.Max != 4 || c.Empty {
+		t.Fatalf("bars %d, max %d, empty %v", len(c.Bars), c.Max, c.Empty)
+	}
+	plot := chartHeight - chartTop - chartBottom
+	var h int
+	for _, s := range c.Bars[2].Segments {
+		h += s.H
+	}
+	if h != plot || len(c.Bars[2].Segments) != 3 {
+		t.Errorf("tallest day: %d segments, height %d, want 3 and %d", len(c.Bars[2].Segments), h, plot)
+	}
+	if segs := c.Bars[9].Segments; len(segs) != 2 || segs[1].Band != "unbanded" {
+		t.Errorf("day with an unbanded document: %+v", segs)
+	}
+	if !usageChart(accounts.UsageReport{Month: "2026-11"}).Empty {
+		t.Error("a month without use is not empty")
+	}
+}
+
+// TestBillingButtons: shown only when billing can open; credit packs only
+// on the Free plan; the portal only once a customer exists.
+func TestBillingButtons(t *testing.T) {
+	render := func(v accountView) string {
+		v.SignedIn = true
+		v.Usage = accounts.UsageReport{Month: "2026-11"}
+		v.Chart = usageChart(v.Usage)
+		rec := httptest.NewRecorder()
+		New(Config{}).render(rec, "account", page{Page: "account", Data: v})
+		return rec.Body.String()
+	}
+	if strings.Contains(render(accountView{}), `id="billing"`) {
+		t.Error("billing shown while not configured")
+	}
+	free := render(accountView{Billing: true, Free: true})
+	if !strings.Contains(free, `data-value="solo"`) || !strings.Contains(free, `data-value="small"`) || strings.Contains(free, "/api/v1/billing/portal") {
+		t.Error("free account: want checkout and credit packs, no portal")
+	}
+	paid := render(accountView{Billing: true, Me: accounts.Me{Billing: accounts.BillingView{Portal: true, Subscription: true}}})
+	if strings.Contains(paid, `data-value="solo"`) || strings.Contains(paid, `data-value="small"`) || !strings.Contains(paid, "/api/v1/billing/portal") {
+		t.Error("subscribed account: want the portal only")
+	}
+}

@@ -1,0 +1,89 @@
+// Shared by every page: JSON calls to the API, form binding, copy buttons
+// and logout. Text reaches the page only through textContent.
+"use strict";
+
+const dt = {
+  // post sends a JSON body (or none) and resolves to {ok, status, body}.
+  async post(path, body) {
+    const init = { method: "POST", credentials: "same-origin", headers: {} };
+    if (body !== undefined) {
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    const res = await fetch(path, init);
+    let data = {};
+    try { data = await res.json(); } catch (e) { data = {}; }
+    return { ok: res.ok, status: res.status, body: data };
+  },
+
+  // explain turns an API error body into a sentence.
+  explain(r) {
+    const e = (r.body && r.body.error) || "error";
+    const words = {
+      invalid_credentials: "Wrong email or password.",
+      email_taken: "That address already has an account.",
+      invalid_token: "This link is unknown, used or expired.",
+      rate_limited: "Too many attempts; try again in " + (r.body.retryAfterSeconds || 60) + " seconds.",
+      not_authenticated: "Please log in first.",
+      invalid_api_key: "That API key is not valid.",
+      file_too_large: "The file is larger than " + (r.body.maxMb || "the") + " MB allowed.",
+      not_a_pdf: "This is not a PDF, Office document or image the service reads.",
+      analysis_timeout: "The document took too long to analyse.",
+      quota_exceeded: "The monthly quota is used up.",
+      busy: "The service is busy; try again in a few seconds.",
+      billing_unavailable: "Billing is not available right now.",
+      mail_unavailable: "Mail is not configured on this server.",
+    };
+    return words[e] || (r.body && r.body.message) || ("The request failed (" + e + ").");
+  },
+
+  status(el, text, bad) {
+    if (!el) return;
+    el.textContent = text;
+    el.classList.toggle("bad", !!bad);
+  },
+
+  // bindForm posts a form's named inputs as JSON to its data-api, then
+  // runs done(result) or goes to data-next.
+  bindForm(form, extra, done) {
+    if (!form) return;
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const status = form.querySelector(".status");
+      const body = Object.assign({}, extra || {});
+      for (const input of form.querySelectorAll("input[name]")) body[input.name] = input.value;
+      const button = form.querySelector("button[type=submit]");
+      button.disabled = true;
+      dt.status(status, "Working…");
+      try {
+        const r = await dt.post(form.dataset.api, body);
+        if (!r.ok) { dt.status(status, dt.explain(r), true); return; }
+        dt.status(status, form.dataset.done || "Done.");
+        if (done) done(r);
+        else if (form.dataset.next) location.assign(form.dataset.next);
+      } catch (e) {
+        dt.status(status, "The service could not be reached.", true);
+      } finally {
+        button.disabled = false;
+      }
+    });
+  },
+};
+
+document.addEventListener("click", async (ev) => {
+  const copy = ev.target.closest("button.copy");
+  if (copy) {
+    const text = document.getElementById(copy.dataset.copy).textContent;
+    try { await navigator.clipboard.writeText(text); copy.textContent = "Copied"; }
+    catch (e) {
+      const range = document.createRange();
+      range.selectNodeContents(document.getElementById(copy.dataset.copy));
+      const sel = getSelection(); sel.removeAllRanges(); sel.addRange(range);
+      copy.textContent = "Selected: press Ctrl+C";
+    }
+  }
+  if (ev.target.id === "logout") {
+    await dt.post("/api/v1/auth/logout");
+    location.assign("/login");
+  }
+});

@@ -1,0 +1,2 @@
+"use strict";
+dt.bindForm(document.getElementById("forgot-form"), null, () => {});

@@ -1,0 +1,2 @@
+"use strict";
+dt.bindForm(document.getElementById("login-form"));

@@ -1,0 +1,177 @@
+// Package web is the account dashboard: server-rendered pages
+// (html/template) and a few small JavaScript files that call the JSON API.
+// There is no build step: templates and assets are embedded as written.
+//
+// Every page and asset carries a strict Content-Security-Policy: scripts
+// and styles come only from this origin's /static/, so no inline script or
+// style can run even if a string slipped past escaping.
+package web
+
+import (
+	"embed"
+	"errors"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net/http"
+
+	"github.com/doctrust/doctrust/internal/accounts"
+	"github.com/doctrust/doctrust/internal/plans"
+	"github.com/doctrust/doctrust/internal/store"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed static
+var staticFS embed.FS
+
+// CSP is the policy of every page and asset. connect-src 'self' is the
+// JSON API; img-src data: lets the copy of a chart be saved; forms post
+// nowhere but here.
+const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+	"connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
+// Config is what the pages need from the service.
+type Config struct {
+	// Accounts reads the session, the account summary and the month's
+	// usage for the server-rendered account page.
+	Accounts *accounts.Service
+	// Cookie is the session cookie's name.
+	Cookie string
+	// BillingEnabled reports whether checkout and the portal can open;
+	// the billing buttons are shown only then.
+	BillingEnabled func() bool
+	// MaxUploadMB is shown on the inspect page.
+	MaxUploadMB int
+	Logger      *slog.Logger
+}
+
+// Pages serves the dashboard.
+type Pages struct {
+	cfg   Config
+	pages map[string]*template.Template
+}
+
+// pageNames are the templates that are whole pages (each with layout.html).
+var pageNames = []string{"inspect", "signup", "login", "forgot", "account"}
+
+// New parses the embedded templates; a template error is a programming
+// error caught by the tests, so it panics.
+func New(cfg Config) *Pages {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.BillingEnabled == nil {
+		cfg.BillingEnabled = func() bool { return false }
+	}
+	p := &Pages{cfg: cfg, pages: map[string]*template.Template{}}
+	for _, name := range pageNames {
+		p.pages[name] = template.Must(template.New("layout.html").Funcs(funcs).
+			ParseFS(templateFS, "templates/layout.html", "templates/"+name+".html"))
+	}
+	return p
+}
+
+// Routes are the dashboard's routes as template.yaml names them (API
+// Gateway's greedy {proxy+} for the assets); internal/deploy checks that
+// the accounts function receives each.
+var Routes = [][2]string{{"GET", "/"}, {"GET", "/signup"}, {"GET", "/login"}, {"GET", "/forgot"},
+	{"GET", "/account"}, {"GET", "/static/{proxy+}"}}
+
+// Register adds the dashboard's routes to mux.
+func (p *Pages) Register(mux *http.ServeMux) {
+	mux.Handle("GET /{$}", p.static("inspect", "Inspect a document"))
+	mux.Handle("GET /signup", p.static("signup", "Create an account"))
+	mux.Handle("GET /login", p.static("login", "Log in"))
+	mux.Handle("GET /forgot", p.static("forgot", "Forgotten password"))
+	mux.HandleFunc("GET /account", p.account)
+	sub, _ := fs.Sub(staticFS, "static")
+	files := http.StripPrefix("/static/", http.FileServerFS(sub))
+	mux.Handle("GET /static/{file}", secure(files))
+}
+
+// secure sets the headers every dashboard response carries. Referrer-Policy
+// keeps verification and reset tokens in /account URLs from leaking.
+func secure(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hd := w.Header()
+		hd.Set("Content-Security-Policy", CSP)
+		hd.Set("X-Content-Type-Options", "nosniff")
+		hd.Set("Referrer-Policy", "no-referrer")
+		hd.Set("X-Frame-Options", "DENY")
+		h.ServeHTTP(w, r)
+	})
+}
+
+// page is what layout.html reads; Data is the page's own.
+type page struct {
+	Title       string
+	Page        string
+	MaxUploadMB int
+	Data        any
+}
+
+func (p *Pages) static(name, title string) http.Handler {
+	return secure(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p.render(w, name, page{Title: title, Page: name, MaxUploadMB: p.cfg.MaxUploadMB})
+	}))
+}
+
+func (p *Pages) render(w http.ResponseWriter, name string, data page) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	if err := p.pages[name].Execute(w, data); err != nil {
+		// Headers are gone by now; the log names the page, nothing more.
+		p.cfg.Logger.Error("page render", "page", name, "err", err.Error())
+	}
+}
+
+// account is the signed-in account's page, or a sign-in prompt. It also
+// receives the mailed links (?verify=, ?reset=), whose tokens its script
+// posts to the API; the page itself consumes nothing.
+func (p *Pages) account(w http.ResponseWriter, r *http.Request) {
+	secure(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		view, err := p.accountView(r)
+		if err != nil {
+			p.cfg.Logger.Error("account page", "err", err.Error())
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			w.WriteHeader(http.StatusInternalServerError)
+			_, _ = w.Write([]byte("internal error\n"))
+			return
+		}
+		p.render(w, "account", page{Title: "Account", Page: "account", Data: view})
+	})).ServeHTTP(w, r)
+}
+
+func (p *Pages) accountView(r *http.Request) (accountView, error) {
+	var v accountView
+	if p.cfg.Accounts == nil {
+		return v, nil
+	}
+	cookie := ""
+	if c, err := r.Cookie(p.cfg.Cookie); err == nil {
+		cookie = c.Value
+	}
+	a, _, err := p.cfg.Accounts.Authenticate(r.Context(), cookie)
+	if errors.Is(err, accounts.ErrNotAuthenticated) {
+		return v, nil
+	}
+	if err != nil {
+		return v, err
+	}
+	return p.signedIn(r, a)
+}
+
+func (p *Pages) signedIn(r *http.Request, a store.Account) (accountView, error) {
+	me, err := p.cfg.Accounts.Summary(r.Context(), a)
+	if err != nil {
+		return accountView{}, err
+	}
+	u, err := p.cfg.Accounts.Usage(r.Context(), a)
+	if err != nil {
+		return accountView{}, err
+	}
+	return accountView{SignedIn: true, Me: me, Usage: u, Chart: usageChart(u),
+		Billing: p.cfg.BillingEnabled(), Free: a.Plan == plans.Free}, nil
+}
