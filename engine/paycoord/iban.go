@@ -2,9 +2,15 @@ package paycoord
 
 import "regexp"
 
-// ibanRe matches a country code, check digits and up to 30 more
-// characters in groups of up to four, spaced or not.
-var ibanRe = regexp.MustCompile(`\b([A-Z]{2}[0-9]{2}(?:[ ]?[A-Z0-9]{1,4}){3,8})\b`)
+// ibanStart finds where an IBAN may begin; ibanRe, anchored there,
+// takes a country code, check digits and up to 32 more characters in
+// groups of up to four, spaced or not. Every start is tried, so a match
+// that swallowed the start of a real IBAN (a VAT number just before it)
+// does not hide it.
+var (
+	ibanStart = regexp.MustCompile(`\b[A-Z]{2}[0-9]{2}`)
+	ibanRe    = regexp.MustCompile(`^[A-Z]{2}[0-9]{2}(?:[ ]?[A-Z0-9]{1,4}){3,8}\b`)
+)
 
 // ibanLen is the IBAN length of the countries whose bank and branch
 // positions are known here; other countries are accepted at 15 to 34
@@ -26,8 +32,17 @@ var ibanBank = map[string][4]int{ // bank from, to, branch from, to
 
 func findIBAN(t *text) []Coord {
 	var out []Coord
-	for _, m := range t.matches(ibanRe) {
-		raw := alnum(t.s[m[0]:m[1]])
+	taken := 0
+	for _, st := range ibanStart.FindAllStringIndex(t.s, 8*maxCoord) {
+		if st[0] < taken {
+			continue
+		}
+		rest := t.s[st[0]:min(len(t.s), st[0]+48)]
+		m := ibanRe.FindStringIndex(rest)
+		if m == nil {
+			continue
+		}
+		raw := alnum(rest[:m[1]])
 		// A longer match may run into the next word: try the country's
 		// length first, then every shorter length.
 		for n := len(raw); n >= 15; n-- {
@@ -38,7 +53,8 @@ func findIBAN(t *text) []Coord {
 			if !ibanValid(iban) {
 				continue
 			}
-			out = append(out, ibanCoord(iban, m[0]))
+			out = append(out, ibanCoord(iban, st[0]))
+			taken = st[0] + m[1]
 			break
 		}
 	}
