@@ -36,7 +36,7 @@ const (
 	// AlertRetention is how long an alert is kept.
 	AlertRetention = 90 * 24 * time.Hour
 	// docDeadline is the per-document budget of SPEC.md.
-	docDeadline = 15 * time.Second
+	docDeadline  = 15 * time.Second
 	saveAttempts = 5
 )
 
