@@ -15,6 +15,7 @@ import (
 	"github.com/doctrust/doctrust/internal/accounts"
 	"github.com/doctrust/doctrust/internal/analysis"
 	"github.com/doctrust/doctrust/internal/billing"
+	"github.com/doctrust/doctrust/internal/ledger"
 	"github.com/doctrust/doctrust/internal/metering"
 	"github.com/doctrust/doctrust/internal/pool"
 	"github.com/doctrust/doctrust/internal/ratelimit"
@@ -35,6 +36,14 @@ type Config struct {
 	Accounts *accounts.Service
 	// Billing serves the billing routes; nil answers 503 billing_unavailable.
 	Billing *billing.Service
+	// Ledger serves the supplier ledger; nil answers 503.
+	Ledger *ledger.Ledger
+	// IngestSecret authenticates the email worker (INGEST_SECRET); empty
+	// answers 503 on the ingest route.
+	IngestSecret string
+	// IngestMailDomain is the domain of ingest aliases (INGEST_MAIL_DOMAIN);
+	// when set, a recipient of another domain is unknown.
+	IngestMailDomain string
 	// CookieSecure marks the session cookie Secure (everywhere but a
 	// local http address).
 	CookieSecure bool
@@ -83,6 +92,7 @@ func New(cfg Config) *Server {
 	s.mux.HandleFunc("POST /api/v1/receipt/verify", s.verifyReceipt)
 	s.accountRoutes()
 	s.billingRoutes()
+	s.ledgerRoutes()
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { writeError(w, E(NotFound)) })
 	return s
 }
@@ -95,6 +105,7 @@ var bodyLimits = map[string]int64{
 	"/api/v1/metadata":       0,
 	"/api/v1/compare":        0,
 	"/api/v1/receipt/verify": VerifyBodyLimit,
+	"/api/v1/ingest/email":   IngestBodyLimit,
 }
 
 // ServeHTTP applies the middleware every route shares: panic containment,
