@@ -13,10 +13,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/google/uuid"
+
 	"github.com/doctrust/doctrust/internal/accounts"
 	"github.com/doctrust/doctrust/internal/analysis"
 	"github.com/doctrust/doctrust/internal/billing"
 	"github.com/doctrust/doctrust/internal/httpapi"
+	"github.com/doctrust/doctrust/internal/ledger"
 	"github.com/doctrust/doctrust/internal/mail"
 	"github.com/doctrust/doctrust/internal/metering"
 	"github.com/doctrust/doctrust/internal/plans"
@@ -96,11 +99,14 @@ func Server(ctx context.Context, mode Mode, getenv func(string) string, logTo io
 		workers, queue = 1, 0
 	}
 	return &Service{Store: st, HTTP: httpapi.Config{
-		Pipeline: &analysis.Pipeline{Secret: secret},
-		Pool:     pool.New(workers, queue),
-		Meter:    &metering.Meter{Store: st, Plans: planTable, AnonPerHour: Int(getenv, "ANON_LIMIT_PER_HOUR", metering.DefaultAnonPerHour)},
-		Limiter:  limiter,
-		Accounts: &accounts.Service{Store: st, Plans: planTable, Limiter: limiter, Mail: sender, BaseURL: baseURL, Logger: logger},
+		Pipeline:         &analysis.Pipeline{Secret: secret},
+		Pool:             pool.New(workers, queue),
+		Meter:            &metering.Meter{Store: st, Plans: planTable, AnonPerHour: Int(getenv, "ANON_LIMIT_PER_HOUR", metering.DefaultAnonPerHour)},
+		Limiter:          limiter,
+		Ledger:           &ledger.Ledger{Store: st, NewID: func() string { return "alert_" + uuid.NewString() }},
+		IngestSecret:     getenv("INGEST_SECRET"),
+		IngestMailDomain: getenv("INGEST_MAIL_DOMAIN"),
+		Accounts:         &accounts.Service{Store: st, Plans: planTable, Limiter: limiter, Mail: sender, BaseURL: baseURL, Logger: logger},
 		Billing: billing.New(billing.Config{Store: st, Plans: planTable, Limiter: limiter,
 			SecretKey: getenv("STRIPE_SECRET_KEY"), WebhookSecret: getenv("STRIPE_WEBHOOK_SECRET"),
 			APIBase: getenv("STRIPE_API_BASE"), BaseURL: baseURL, Logger: logger}),

@@ -49,6 +49,10 @@ const (
 	NoBillingCustomer     Code = "no_billing_customer"
 	PaymentProcessorError Code = "payment_processor_error"
 	BillingUnavailable    Code = "billing_unavailable"
+	// supplier ledger
+	InvalidIngestSecret Code = "invalid_ingest_secret"
+	IngestUnavailable   Code = "ingest_unavailable"
+	UnparseableMessage  Code = "unparseable_message"
 )
 
 var statuses = map[Code]int{
@@ -83,6 +87,10 @@ var statuses = map[Code]int{
 	NoBillingCustomer:     http.StatusConflict,
 	PaymentProcessorError: http.StatusBadGateway,
 	BillingUnavailable:    http.StatusServiceUnavailable,
+	// supplier ledger
+	InvalidIngestSecret: http.StatusUnauthorized,
+	IngestUnavailable:   http.StatusServiceUnavailable,
+	UnparseableMessage:  http.StatusUnprocessableEntity,
 }
 
 // Error is an API error: its code, the extra body fields SPEC.md names for

@@ -15,6 +15,7 @@ import (
 	"github.com/doctrust/doctrust/internal/accounts"
 	"github.com/doctrust/doctrust/internal/analysis"
 	"github.com/doctrust/doctrust/internal/billing"
+	"github.com/doctrust/doctrust/internal/ledger"
 	"github.com/doctrust/doctrust/internal/metering"
 	"github.com/doctrust/doctrust/internal/pool"
 	"github.com/doctrust/doctrust/internal/ratelimit"
@@ -40,6 +41,14 @@ type Config struct {
 	// that does not itself hold the Stripe secret (the accounts function;
 	// BILLING_ENABLED). Where Billing can sell, they show anyway.
 	BillingOffered bool
+	// Ledger serves the supplier ledger; nil answers 503.
+	Ledger *ledger.Ledger
+	// IngestSecret authenticates the email worker (INGEST_SECRET); empty
+	// answers 503 on the ingest route.
+	IngestSecret string
+	// IngestMailDomain is the domain of ingest aliases (INGEST_MAIL_DOMAIN);
+	// when set, a recipient of another domain is unknown.
+	IngestMailDomain string
 	// CookieSecure marks the session cookie Secure (everywhere but a
 	// local http address).
 	CookieSecure bool
@@ -90,6 +99,7 @@ func New(cfg Config) *Server {
 	s.billingRoutes()
 	web.New(web.Config{Accounts: cfg.Accounts, Cookie: SessionCookie, BillingEnabled: func() bool { return cfg.BillingOffered || cfg.Billing.Available() },
 		MaxUploadMB: cfg.MaxUploadMB, Logger: cfg.Logger}).Register(s.mux)
+	s.ledgerRoutes()
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { writeError(w, E(NotFound)) })
 	return s
 }
@@ -102,6 +112,7 @@ var bodyLimits = map[string]int64{
 	"/api/v1/metadata":       0,
 	"/api/v1/compare":        0,
 	"/api/v1/receipt/verify": VerifyBodyLimit,
+	"/api/v1/ingest/email":   IngestBodyLimit,
 }
 
 // ServeHTTP applies the middleware every route shares: panic containment,

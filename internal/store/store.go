@@ -237,6 +237,8 @@ type Store interface {
 	// exists; two racing callers both get the one that was stored.
 	Secret(ctx context.Context, name string, candidate []byte) ([]byte, error)
 
+	LedgerStore
+
 	Close() error
 }
 

@@ -26,6 +26,12 @@
 //	                        accountId, epoch (N), created, expires
 //	<prefix>tokens    hash (hex SHA-256 of the token), TTL expiresAt
 //	                        kind, accountId, expires
+//	<prefix>ledger    pk + sk, TTL expiresAt (alerts only)
+//	    alias#<alias> / -       accountId: makes an ingest alias unique
+//	    acct#<id> / alias       alias: the account's ingest alias
+//	    acct#<id> / supplier#<key>  rev (N), data (JSON: tax id, domains,
+//	                        version chain of stored-form coordinates)
+//	    acct#<id> / alert#<time>#<id>  data (JSON), expires
 //
 // Times are stored as fixed-width UTC RFC 3339 strings with nanoseconds,
 // so they round-trip exactly and sort as text in the order of time.
@@ -122,7 +128,7 @@ type Store struct {
 	prefix string
 	now    func() time.Time
 
-	accounts, keys, counters, usage, secrets, sessions, tokens string // full table names
+	accounts, keys, counters, usage, secrets, sessions, tokens, ledger string // full table names
 }
 
 var _ store.Store = (*Store)(nil)
@@ -178,6 +184,7 @@ func New(client *dynamodb.Client, prefix string, now func() time.Time) *Store {
 		secrets:  prefix + TableSecrets,
 		sessions: prefix + TableSessions,
 		tokens:   prefix + TableTokens,
+		ledger:   prefix + TableLedger,
 	}
 }
 

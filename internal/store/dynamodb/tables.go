@@ -22,6 +22,7 @@ const (
 	TableSecrets  = "secrets"
 	TableSessions = "sessions"
 	TableTokens   = "tokens"
+	TableLedger   = "ledger"
 )
 
 // IndexKeysByAccount is the keys table's index for listing an account's
@@ -60,6 +61,7 @@ func Tables() []Table {
 		{Name: TableSecrets, HashKey: attrName},
 		{Name: TableSessions, HashKey: attrHash, TTL: attrExpiresAt},
 		{Name: TableTokens, HashKey: attrHash, TTL: attrExpiresAt},
+		{Name: TableLedger, HashKey: attrPK, RangeKey: attrSK, TTL: attrExpiresAt},
 	}
 }
 

@@ -92,6 +92,25 @@ CREATE TABLE IF NOT EXISTS tokens (
 	account_id TEXT NOT NULL,
 	expires    INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS ledger_aliases (
+	alias      TEXT PRIMARY KEY,
+	account_id TEXT NOT NULL UNIQUE
+);
+CREATE TABLE IF NOT EXISTS ledger_suppliers (
+	account_id TEXT NOT NULL,
+	key        TEXT NOT NULL,
+	rev        INTEGER NOT NULL,
+	data       TEXT NOT NULL,
+	PRIMARY KEY (account_id, key)
+);
+CREATE TABLE IF NOT EXISTS ledger_alerts (
+	id         TEXT PRIMARY KEY,
+	account_id TEXT NOT NULL,
+	at         INTEGER NOT NULL,
+	data       TEXT NOT NULL,
+	expires    INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ledger_alerts_account ON ledger_alerts(account_id, at);
 `
 
 // columnsAdded are columns later than their table's first release:
@@ -177,7 +196,8 @@ func (s *Store) migrate() error {
 		// Housekeeping in place of DynamoDB's TTL: expired rows go at start-up.
 		now := s.now().UnixNano()
 		for _, q := range []string{`DELETE FROM usage WHERE expires <= ?`, `DELETE FROM counters WHERE expires <= ?`,
-			`DELETE FROM sessions WHERE expires <= ?`, `DELETE FROM tokens WHERE expires <= ?`} {
+			`DELETE FROM sessions WHERE expires <= ?`, `DELETE FROM tokens WHERE expires <= ?`,
+			`DELETE FROM ledger_alerts WHERE expires <= ?`} {
 			if _, err := tx.ExecContext(ctx, q, now); err != nil {
 				return fmt.Errorf("sqlite: sweep: %w", err)
 			}

@@ -1,0 +1,5 @@
+package ledger_test
+
+import "os"
+
+func readFile(p string) ([]byte, error) { return os.ReadFile(p) }

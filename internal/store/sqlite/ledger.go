@@ -1,0 +1,149 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/doctrust/doctrust/internal/store"
+)
+
+func (s *Store) EnsureAlias(ctx context.Context, accountID, candidate string) (string, error) {
+	var alias string
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		err := tx.QueryRowContext(ctx, `SELECT alias FROM ledger_aliases WHERE account_id = ?`, accountID).Scan(&alias)
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("sqlite: alias: %w", err)
+		}
+		res, err := tx.ExecContext(ctx, `INSERT INTO ledger_aliases (alias, account_id) VALUES (?, ?) ON CONFLICT DO NOTHING`, candidate, accountID)
+		if err != nil {
+			return fmt.Errorf("sqlite: alias: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return store.ErrConflict
+		}
+		alias = candidate
+		return nil
+	})
+	return alias, err
+}
+
+func (s *Store) AliasAccount(ctx context.Context, alias string) (string, error) {
+	var id string
+	err := s.db.QueryRowContext(ctx, `SELECT account_id FROM ledger_aliases WHERE alias = ?`, alias).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", store.ErrNotFound
+	}
+	if err != nil {
+		return "", fmt.Errorf("sqlite: alias: %w", err)
+	}
+	return id, nil
+}
+
+// supplierRow is the JSON of a supplier row's data column.
+type supplierRow struct {
+	TaxID    string                  `json:"taxId,omitempty"`
+	Domains  []string                `json:"domains"`
+	Versions []store.SupplierVersion `json:"versions"`
+	Created  time.Time               `json:"created"`
+	Updated  time.Time               `json:"updated"`
+}
+
+func (s *Store) Suppliers(ctx context.Context, accountID string) ([]store.Supplier, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT key, rev, data FROM ledger_suppliers WHERE account_id = ? ORDER BY key`, accountID)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: suppliers: %w", err)
+	}
+	defer rows.Close()
+	var out []store.Supplier
+	for rows.Next() {
+		sp := store.Supplier{AccountID: accountID}
+		var data string
+		if err := rows.Scan(&sp.Key, &sp.Rev, &data); err != nil {
+			return nil, fmt.Errorf("sqlite: suppliers: %w", err)
+		}
+		var r supplierRow
+		if err := json.Unmarshal([]byte(data), &r); err != nil {
+			return nil, errors.New("sqlite: suppliers: malformed row")
+		}
+		sp.TaxID, sp.Domains, sp.Versions, sp.Created, sp.Updated = r.TaxID, r.Domains, r.Versions, r.Created, r.Updated
+		out = append(out, sp)
+	}
+	return out, rows.Err()
+}
+
+func (s *Store) SaveSupplier(ctx context.Context, sp store.Supplier) error {
+	data, err := json.Marshal(supplierRow{TaxID: sp.TaxID, Domains: sp.Domains, Versions: sp.Versions, Created: sp.Created, Updated: sp.Updated})
+	if err != nil {
+		return fmt.Errorf("sqlite: supplier: %w", err)
+	}
+	var res sql.Result
+	if sp.Rev == 0 {
+		res, err = s.db.ExecContext(ctx, `INSERT INTO ledger_suppliers (account_id, key, rev, data) VALUES (?, ?, 1, ?) ON CONFLICT DO NOTHING`,
+			sp.AccountID, sp.Key, string(data))
+	} else {
+		res, err = s.db.ExecContext(ctx, `UPDATE ledger_suppliers SET rev = rev + 1, data = ? WHERE account_id = ? AND key = ? AND rev = ?`,
+			string(data), sp.AccountID, sp.Key, sp.Rev)
+	}
+	if err != nil {
+		return fmt.Errorf("sqlite: supplier: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return store.ErrConflict
+	}
+	return nil
+}
+
+// alertRow is the JSON of an alert row's data column.
+type alertRow struct {
+	Kind         string `json:"kind"`
+	SupplierKey  string `json:"supplierKey"`
+	MessageID    string `json:"messageId,omitempty"`
+	SenderDomain string `json:"senderDomain,omitempty"`
+	Band         string `json:"band,omitempty"`
+}
+
+func (s *Store) AddAlert(ctx context.Context, a store.Alert) error {
+	data, err := json.Marshal(alertRow{Kind: a.Kind, SupplierKey: a.SupplierKey, MessageID: a.MessageID, SenderDomain: a.SenderDomain, Band: a.Band})
+	if err != nil {
+		return fmt.Errorf("sqlite: alert: %w", err)
+	}
+	_, err = s.db.ExecContext(ctx, `INSERT INTO ledger_alerts (id, account_id, at, data, expires) VALUES (?, ?, ?, ?, ?)`,
+		a.ID, a.AccountID, ns(a.At), string(data), ns(a.Expires))
+	if err != nil {
+		return fmt.Errorf("sqlite: alert: %w", err)
+	}
+	return nil
+}
+
+func (s *Store) AlertsSince(ctx context.Context, accountID string, from time.Time) ([]store.Alert, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, at, data, expires FROM ledger_alerts
+		WHERE account_id = ? AND at >= ? AND expires > ? ORDER BY at, rowid`, accountID, ns(from), s.now().UnixNano())
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: alerts: %w", err)
+	}
+	defer rows.Close()
+	var out []store.Alert
+	for rows.Next() {
+		a := store.Alert{AccountID: accountID}
+		var at, expires int64
+		var data string
+		if err := rows.Scan(&a.ID, &at, &data, &expires); err != nil {
+			return nil, fmt.Errorf("sqlite: alerts: %w", err)
+		}
+		var r alertRow
+		if err := json.Unmarshal([]byte(data), &r); err != nil {
+			return nil, errors.New("sqlite: alerts: malformed row")
+		}
+		a.At, a.Expires = fromNS(at), fromNS(expires)
+		a.Kind, a.SupplierKey, a.MessageID, a.SenderDomain, a.Band = r.Kind, r.SupplierKey, r.MessageID, r.SenderDomain, r.Band
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
