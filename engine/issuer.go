@@ -71,3 +71,28 @@ func issuerBlock(ctx context.Context, r *report.Report, data []byte, header int,
 	}
 	return nil
 }
+
+// Observe reads one training document's baseline observation. A file that
+// is not a PDF is ErrUnreadable; one that cannot train is
+// baseline.ErrUnusable (encrypted: its strings are ciphertext; damaged:
+// repaired structure says nothing about the writer; no page); the
+// deadline is ErrDeadline.
+func Observe(ctx context.Context, data []byte, budget int64) (o baseline.Observation, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			o, err = nil, ErrUnreadable
+		}
+	}()
+	s := sniff.Sniff(data)
+	if s.Format.Kind() != sniff.KindPDF {
+		return nil, ErrUnreadable
+	}
+	d, err := pdf.Describe(ctx, data, s.HeaderOffset, pdf.Options{Budget: budget})
+	if err != nil {
+		return nil, ErrDeadline
+	}
+	if d.Encrypted || d.Damaged || len(d.Pages) == 0 {
+		return nil, baseline.ErrUnusable
+	}
+	return baseline.Observe(d), nil
+}

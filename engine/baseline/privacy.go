@@ -11,6 +11,10 @@ import (
 // profile_rejected). Its text names the rule, never the value.
 var ErrRejected = errors.New("baseline: profile holds a value that could carry personal data")
 
+// ErrUnusable: a PDF that cannot train a profile (encrypted, damaged or
+// without pages).
+var ErrUnusable = errors.New("baseline: the PDF is encrypted, damaged or has no page")
+
 // Privacy rule: a profile keeps writer names and structural facts only. A
 // text value is refused when it
 //   - holds an e-mail address,

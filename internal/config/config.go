@@ -15,6 +15,7 @@ import (
 
 	"github.com/doctrust/doctrust/internal/accounts"
 	"github.com/doctrust/doctrust/internal/analysis"
+	"github.com/doctrust/doctrust/internal/baselines"
 	"github.com/doctrust/doctrust/internal/billing"
 	"github.com/doctrust/doctrust/internal/httpapi"
 	"github.com/doctrust/doctrust/internal/mail"
@@ -96,11 +97,12 @@ func Server(ctx context.Context, mode Mode, getenv func(string) string, logTo io
 		workers, queue = 1, 0
 	}
 	return &Service{Store: st, HTTP: httpapi.Config{
-		Pipeline: &analysis.Pipeline{Secret: secret},
-		Pool:     pool.New(workers, queue),
-		Meter:    &metering.Meter{Store: st, Plans: planTable, AnonPerHour: Int(getenv, "ANON_LIMIT_PER_HOUR", metering.DefaultAnonPerHour)},
-		Limiter:  limiter,
-		Accounts: &accounts.Service{Store: st, Plans: planTable, Limiter: limiter, Mail: sender, BaseURL: baseURL, Logger: logger},
+		Pipeline:  &analysis.Pipeline{Secret: secret},
+		Pool:      pool.New(workers, queue),
+		Meter:     &metering.Meter{Store: st, Plans: planTable, AnonPerHour: Int(getenv, "ANON_LIMIT_PER_HOUR", metering.DefaultAnonPerHour)},
+		Limiter:   limiter,
+		Accounts:  &accounts.Service{Store: st, Plans: planTable, Limiter: limiter, Mail: sender, BaseURL: baseURL, Logger: logger},
+		Baselines: &baselines.Service{Store: st, Plans: planTable, Limiter: limiter, BuiltIn: baselines.BuiltIn()},
 		Billing: billing.New(billing.Config{Store: st, Plans: planTable, Limiter: limiter,
 			SecretKey: getenv("STRIPE_SECRET_KEY"), WebhookSecret: getenv("STRIPE_WEBHOOK_SECRET"),
 			APIBase: getenv("STRIPE_API_BASE"), BaseURL: baseURL, Logger: logger}),

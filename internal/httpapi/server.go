@@ -14,6 +14,7 @@ import (
 	"github.com/doctrust/doctrust/engine/report"
 	"github.com/doctrust/doctrust/internal/accounts"
 	"github.com/doctrust/doctrust/internal/analysis"
+	"github.com/doctrust/doctrust/internal/baselines"
 	"github.com/doctrust/doctrust/internal/billing"
 	"github.com/doctrust/doctrust/internal/metering"
 	"github.com/doctrust/doctrust/internal/pool"
@@ -35,6 +36,9 @@ type Config struct {
 	Accounts *accounts.Service
 	// Billing serves the billing routes; nil answers 503 billing_unavailable.
 	Billing *billing.Service
+	// Baselines serves the baseline routes and resolves /inspect's issuer;
+	// nil answers the routes 503 busy and resolves no issuer.
+	Baselines *baselines.Service
 	// CookieSecure marks the session cookie Secure (everywhere but a
 	// local http address).
 	CookieSecure bool
@@ -83,6 +87,7 @@ func New(cfg Config) *Server {
 	s.mux.HandleFunc("POST /api/v1/receipt/verify", s.verifyReceipt)
 	s.accountRoutes()
 	s.billingRoutes()
+	s.baselineRoutes()
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { writeError(w, E(NotFound)) })
 	return s
 }
@@ -94,6 +99,7 @@ var bodyLimits = map[string]int64{
 	"/api/v1/inspect":        0,
 	"/api/v1/metadata":       0,
 	"/api/v1/compare":        0,
+	"/api/v1/baselines":      0,
 	"/api/v1/receipt/verify": VerifyBodyLimit,
 }
 

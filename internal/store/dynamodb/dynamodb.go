@@ -26,6 +26,10 @@
 //	                        accountId, epoch (N), created, expires
 //	<prefix>tokens    hash (hex SHA-256 of the token), TTL expiresAt
 //	                        kind, accountId, expires
+//	<prefix>baselines accountId + issuer
+//	    <slug>              profile (B, the engine's JSON), created, updated
+//	    #count              n (N): the account's profile count, which
+//	                        the creating transaction checks against the limit
 //
 // Times are stored as fixed-width UTC RFC 3339 strings with nanoseconds,
 // so they round-trip exactly and sort as text in the order of time.
@@ -122,7 +126,7 @@ type Store struct {
 	prefix string
 	now    func() time.Time
 
-	accounts, keys, counters, usage, secrets, sessions, tokens string // full table names
+	accounts, keys, counters, usage, secrets, sessions, tokens, baselines string // full table names
 }
 
 var _ store.Store = (*Store)(nil)
@@ -178,6 +182,8 @@ func New(client *dynamodb.Client, prefix string, now func() time.Time) *Store {
 		secrets:  prefix + TableSecrets,
 		sessions: prefix + TableSessions,
 		tokens:   prefix + TableTokens,
+
+		baselines: prefix + TableBaselines,
 	}
 }
 

@@ -22,6 +22,8 @@ const (
 	TableSecrets  = "secrets"
 	TableSessions = "sessions"
 	TableTokens   = "tokens"
+
+	TableBaselines = "baselines"
 )
 
 // IndexKeysByAccount is the keys table's index for listing an account's
@@ -60,6 +62,7 @@ func Tables() []Table {
 		{Name: TableSecrets, HashKey: attrName},
 		{Name: TableSessions, HashKey: attrHash, TTL: attrExpiresAt},
 		{Name: TableTokens, HashKey: attrHash, TTL: attrExpiresAt},
+		{Name: TableBaselines, HashKey: attrAccountID, RangeKey: attrIssuer},
 	}
 }
 
