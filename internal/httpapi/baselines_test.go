@@ -15,7 +15,7 @@ import (
 
 func withBaselines(c *Config) {
 	st := c.Meter.Store
-	c.Baselines = &baselines.Service{Store: st, Plans: plans.New(0), Limiter: &ratelimit.Limiter{Store: st}}
+	c.Baselines = &baselines.Service{Store: st, Plans: plans.New(0), Limiter: &ratelimit.Limiter{Store: st}, BuiltIn: baselines.BuiltIn()}
 }
 
 func writerPDF(producer string, n int) []byte {
@@ -106,10 +106,19 @@ func TestBaselineLifecycle(t *testing.T) {
 	}
 
 	resp, list := b.call(t, "GET", "/api/v1/baselines", nil)
-	if resp.StatusCode != 200 || len(list["baselines"].([]any)) != 1 ||
-		list["baselines"].([]any)[0].(map[string]any)["sampleCount"] != 6.0 {
+	own := list["baselines"].([]any)[0].(map[string]any)
+	if resp.StatusCode != 200 || len(list["baselines"].([]any)) != 1+len(baselines.Specimens) ||
+		own["issuer"] != "acme-bank" || own["sampleCount"] != 6.0 || own["builtIn"] != false {
 		t.Fatalf("list %d %v", resp.StatusCode, list)
 	}
+	for _, v := range list["baselines"].([]any)[1:] {
+		if v := v.(map[string]any); v["builtIn"] != true || v["source"] != "public-specimen" || v["createdAt"] != nil {
+			t.Fatalf("built-in %v", v)
+		}
+	}
+	// A built-in profile cannot be deleted.
+	resp, got2 := b.call(t, "DELETE", "/api/v1/baselines/"+baselines.Specimens[0].Issuer, nil)
+	wantError(t, resp, got2, 404, "not_found")
 
 	// /inspect with the issuer, by key.
 	inspect := func(pdf []byte) map[string]any {
@@ -137,15 +146,20 @@ func TestBaselineLifecycle(t *testing.T) {
 	if !found {
 		t.Fatal("no issuer-mismatch signal")
 	}
-	// Anonymous callers see no account's profile.
+	// Anonymous callers see no account's profile, but the built-in ones.
 	mb, ct2 := multipartBody(t, [2]string{"issuer", "acme-bank"}, [2]string{"file", string(writerPDF("x", 1))})
 	_, anon, _ := e.do(t, "POST", "/api/v1/inspect", mb, map[string]string{"Content-Type": ct2})
 	if ib := anon["issuerBaseline"].(map[string]any); ib["resolved"] != false || ib["reason"] != "no_profile" {
 		t.Fatalf("anonymous: %v", ib)
 	}
+	mb, ct2 = multipartBody(t, [2]string{"issuer", baselines.Specimens[0].Issuer}, [2]string{"file", string(writerPDF("x", 1))})
+	_, anon, _ = e.do(t, "POST", "/api/v1/inspect", mb, map[string]string{"Content-Type": ct2})
+	if ib := anon["issuerBaseline"].(map[string]any); ib["resolved"] != true || ib["source"] != "public-specimen" {
+		t.Fatalf("anonymous, built-in: %v", ib)
+	}
 
 	// Bearer only: 401 on session routes.
-	resp, got2, _ := e.do(t, "GET", "/api/v1/baselines", nil, map[string]string{"Authorization": "Bearer " + key})
+	resp, got2, _ = e.do(t, "GET", "/api/v1/baselines", nil, map[string]string{"Authorization": "Bearer " + key})
 	wantError(t, resp, got2, 401, "not_authenticated")
 
 	// Another account cannot delete it; unknown slugs are 404.
@@ -159,7 +173,7 @@ func TestBaselineLifecycle(t *testing.T) {
 		t.Fatalf("delete %d", resp.StatusCode)
 	}
 	resp, list = b.call(t, "GET", "/api/v1/baselines", nil)
-	if len(list["baselines"].([]any)) != 0 {
+	if len(list["baselines"].([]any)) != len(baselines.Specimens) {
 		t.Fatalf("after delete %v", list)
 	}
 
