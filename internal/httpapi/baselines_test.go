@@ -172,7 +172,7 @@ func TestBaselineLifecycle(t *testing.T) {
 	if resp.StatusCode != 200 {
 		t.Fatalf("delete %d", resp.StatusCode)
 	}
-	resp, list = b.call(t, "GET", "/api/v1/baselines", nil)
+	_, list = b.call(t, "GET", "/api/v1/baselines", nil)
 	if len(list["baselines"].([]any)) != len(baselines.Specimens) {
 		t.Fatalf("after delete %v", list)
 	}
