@@ -60,11 +60,18 @@ type Options struct {
 	Now time.Time
 	// Budget is the decompression budget in bytes; 0 means the default.
 	Budget int64
+	// Issuer, when set, asks for the issuerBaseline block (SPEC.md).
+	Issuer *Issuer
 }
 
 // Inspect analyses one document. The context carries the deadline; the
 // engine checks it as it goes and returns ErrDeadline when it passes.
 func Inspect(ctx context.Context, data []byte, opt Options) (rep *report.Report, err error) {
+	defer func() {
+		if err == nil && rep != nil && opt.Issuer != nil {
+			rep, err = withIssuer(ctx, rep, data, opt)
+		}
+	}()
 	defer func() {
 		// Analysers contain their own faults; this is the last line, so a
 		// bug can never turn a hostile file into a crash.

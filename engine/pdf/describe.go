@@ -33,6 +33,13 @@ type Description struct {
 	Objects   int    // objects in use in the newest view
 	XrefStyle string // table | stream | mixed
 	Damaged   bool   // the cross-reference data was repaired or the page tree is damaged
+	// Version is the PDF version in force: the catalogue's /Version when
+	// present, else the header's; "" when neither is readable.
+	Version    string
+	Linearized bool
+	// ObjectStreams is true when the newest view keeps objects in object
+	// streams.
+	ObjectStreams bool
 }
 
 // PageGeometry is one page's boxes and rotation.
@@ -68,6 +75,14 @@ func Describe(ctx context.Context, data []byte, header int, opt Options) (*Descr
 	}
 	d.Objects = countInUse(f.Entries())
 	d.XrefStyle = xrefStyle(f)
+	d.Version = headerVersion(f)
+	if a.catalog != nil {
+		if v := string(a.catalog.Name("Version")); v != "" {
+			d.Version = v
+		}
+	}
+	d.Linearized = f.Linearized
+	d.ObjectStreams = hasCompressed(f.Entries())
 	d.Damaged = f.Warn.XrefRepaired || a.pageTreeDamaged
 	return d, nil
 }
@@ -149,6 +164,15 @@ func countInUse(entries []file.Entry) int {
 		}
 	}
 	return n
+}
+
+func hasCompressed(entries []file.Entry) bool {
+	for _, e := range entries {
+		if e.Kind == file.Compressed {
+			return true
+		}
+	}
+	return false
 }
 
 func xrefStyle(f *file.File) string {

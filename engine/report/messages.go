@@ -139,6 +139,10 @@ var catalogue = map[string]text{
 	"office-injection-markers.techniques":         {"", "Obfuscation undone: {techniques}."},
 	// end of injection-marker families
 
+	// issuer baselines (engine/baseline)
+	"issuer-mismatch.diverges": {"Structure diverges from the issuer baseline", "{dimensions} structural dimension(s) that were stable across the issuer's {samples} training document(s) show a value none of them had (divergence {divergencePercent}%)."},
+	// end of issuer baselines
+
 	// disclosure signals for formats whose analysers are not yet walked
 	"image-structure-anomalies.container-not-walked": {"Image container not walked", "The {format} container is recognised but its structure and metadata are not walked by this engine version; an empty result here is not a clean result."},
 	"office-structure-anomalies.package-not-walked":  {"Office package not walked", "The {format} package is recognised but its parts are not walked by this engine version; an empty result here is not a clean result."},

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/doctrust/doctrust/engine"
+	"github.com/doctrust/doctrust/engine/baseline"
 	"github.com/doctrust/doctrust/engine/compare"
 	"github.com/doctrust/doctrust/engine/metadata"
 	"github.com/doctrust/doctrust/engine/policy"
@@ -41,7 +42,16 @@ type Request struct {
 	// Issuer names an issuer baseline (already validated as a slug; the
 	// door drops it in triage mode).
 	Issuer string
+	// Baselines resolves Issuer to a profile (the caller's account first,
+	// then the built-in set); nil resolves nothing, so the block answers
+	// no_profile.
+	Baselines Resolver
 }
+
+// Resolver finds the baseline profile for an issuer slug and the tier that
+// answered (baseline.SourceCustomer or baseline.SourcePublicSpecimen); a
+// nil profile and no error means there is none.
+type Resolver func(ctx context.Context, issuer string) (*baseline.Profile, string, error)
 
 // Pipeline holds what the engine must not: the secret, the clock, the ids.
 type Pipeline struct {
@@ -83,7 +93,18 @@ func (p *Pipeline) Inspect(ctx context.Context, req Request) (*Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, p.deadline())
 	defer cancel()
 	start := p.now()
-	rep, err := engine.Inspect(ctx, req.Data, engine.Options{Triage: req.Triage, Now: start})
+	opt := engine.Options{Triage: req.Triage, Now: start}
+	if req.Issuer != "" {
+		opt.Issuer = &engine.Issuer{Slug: req.Issuer}
+		if req.Baselines != nil {
+			p, source, err := req.Baselines(ctx, req.Issuer)
+			if err != nil {
+				return nil, errors.Join(errors.New("analysis: resolving the issuer baseline"), err)
+			}
+			opt.Issuer.Profile, opt.Issuer.Source = p, source
+		}
+	}
+	rep, err := engine.Inspect(ctx, req.Data, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -91,9 +112,6 @@ func (p *Pipeline) Inspect(ctx context.Context, req Request) (*Result, error) {
 		rep.ID = p.NewID()
 	} else {
 		rep.ID = NewReportID()
-	}
-	if req.Issuer != "" {
-		rep.IssuerBaseline = issuerBlock(req.Issuer, rep.MediaType)
 	}
 	if req.Policy != nil {
 		pb := req.Policy.Evaluate(rep)
@@ -132,17 +150,6 @@ func (p *Pipeline) Compare(ctx context.Context, original, candidate []byte) ([]b
 		return nil, nil, err
 	}
 	return body, rep, nil
-}
-
-// issuerBlock answers a named issuer. Baselines are a PDF feature: an image
-// gets not_applicable. No profile store exists in this engine version, so
-// every slug is an unknown one (no_profile), which is what SPEC.md says a
-// service without a profile for the slug answers.
-func issuerBlock(issuer string, media report.MediaType) *report.IssuerBaseline {
-	if media == report.MediaImage {
-		return &report.IssuerBaseline{Requested: issuer, Resolved: false, Reason: "not_applicable"}
-	}
-	return &report.IssuerBaseline{Requested: issuer, Resolved: false, Reason: "no_profile"}
 }
 
 // Listing is a finished metadata listing: the body to send and the report

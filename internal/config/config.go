@@ -17,6 +17,7 @@ import (
 
 	"github.com/doctrust/doctrust/internal/accounts"
 	"github.com/doctrust/doctrust/internal/analysis"
+	"github.com/doctrust/doctrust/internal/baselines"
 	"github.com/doctrust/doctrust/internal/billing"
 	"github.com/doctrust/doctrust/internal/httpapi"
 	"github.com/doctrust/doctrust/internal/ledger"
@@ -107,6 +108,7 @@ func Server(ctx context.Context, mode Mode, getenv func(string) string, logTo io
 		IngestSecret:     getenv("INGEST_SECRET"),
 		IngestMailDomain: getenv("INGEST_MAIL_DOMAIN"),
 		Accounts:         &accounts.Service{Store: st, Plans: planTable, Limiter: limiter, Mail: sender, BaseURL: baseURL, Logger: logger},
+		Baselines:        &baselines.Service{Store: st, Plans: planTable, Limiter: limiter, BuiltIn: baselines.BuiltIn()},
 		Billing: billing.New(billing.Config{Store: st, Plans: planTable, Limiter: limiter,
 			SecretKey: getenv("STRIPE_SECRET_KEY"), WebhookSecret: getenv("STRIPE_WEBHOOK_SECRET"),
 			APIBase: getenv("STRIPE_API_BASE"), BaseURL: baseURL, Logger: logger}),

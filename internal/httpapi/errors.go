@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/doctrust/doctrust/internal/accounts"
+	"github.com/doctrust/doctrust/internal/baselines"
 	"github.com/doctrust/doctrust/internal/billing"
 	"github.com/doctrust/doctrust/internal/metering"
 	"github.com/doctrust/doctrust/internal/ratelimit"
@@ -159,6 +160,17 @@ func apiError(err error) *Error {
 		return &Error{Code: RateLimited, Fields: map[string]any{"retryAfterSeconds": rl.RetryAfter}, RetryAfter: rl.RetryAfter}
 	case errors.Is(err, metering.ErrInvalidKey):
 		return E(InvalidAPIKey)
+	// baselines
+	case errors.Is(err, baselines.ErrPlanRequired):
+		return E(PlanRequired)
+	case errors.Is(err, baselines.ErrRejected):
+		return E(ProfileRejected)
+	case errors.Is(err, baselines.ErrNotFound):
+		return E(NotFound)
+	case errors.Is(err, baselines.ErrNoUsable):
+		return E(NotAPDF, "message", "no file could train the profile; see skipped")
+	case errors.Is(err, baselines.ErrTooMany):
+		return E(InvalidRequest, "message", "the account holds 25 profiles, the most it may; delete one first")
 	// billing
 	case errors.As(err, &bi):
 		return E(InvalidRequest, "message", bi.Message)

@@ -6,8 +6,10 @@ import (
 	"net/http"
 	"regexp"
 
+	"github.com/doctrust/doctrust/engine/baseline"
 	"github.com/doctrust/doctrust/engine/policy"
 	"github.com/doctrust/doctrust/internal/analysis"
+	"github.com/doctrust/doctrust/internal/metering"
 )
 
 // issuerSlug is SPEC.md's issuer rule.
@@ -22,9 +24,10 @@ func (s *Server) inspect(w http.ResponseWriter, r *http.Request) {
 		Triage: q.Get("mode") == "triage",
 		Timing: q.Get("timing") == "1",
 	}
-	s.serveDocument(w, r, "inspect", true, func(up *upload) (work, error) {
+	s.serveDocument(w, r, "inspect", true, func(up *upload, c metering.Caller) (work, error) {
 		if up.hasIssuer && !req.Triage {
 			req.Issuer = up.issuer
+			req.Baselines = s.resolver(c)
 		}
 		if up.hasPolicy {
 			p, err := policy.Parse(up.policyRaw)
@@ -47,6 +50,22 @@ func (s *Server) inspect(w http.ResponseWriter, r *http.Request) {
 			return &outcome{body: res.Body, band: string(res.Unredacted.Summary.RiskBand)}, nil
 		}, nil
 	})
+}
+
+// resolver resolves an issuer for a caller: the caller's account's own
+// profile first (an anonymous caller has none), then the built-in ones.
+func (s *Server) resolver(c metering.Caller) analysis.Resolver {
+	svc := s.cfg.Baselines
+	if svc == nil {
+		return nil
+	}
+	accountID := ""
+	if c.Keyed() {
+		accountID = c.Account.ID
+	}
+	return func(ctx context.Context, issuer string) (*baseline.Profile, string, error) {
+		return svc.Resolve(ctx, accountID, issuer)
+	}
 }
 
 // checkIssuer applies the slug rule; triage mode ignores the issuer.

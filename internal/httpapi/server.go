@@ -14,6 +14,7 @@ import (
 	"github.com/doctrust/doctrust/engine/report"
 	"github.com/doctrust/doctrust/internal/accounts"
 	"github.com/doctrust/doctrust/internal/analysis"
+	"github.com/doctrust/doctrust/internal/baselines"
 	"github.com/doctrust/doctrust/internal/billing"
 	"github.com/doctrust/doctrust/internal/ledger"
 	"github.com/doctrust/doctrust/internal/metering"
@@ -49,6 +50,9 @@ type Config struct {
 	// IngestMailDomain is the domain of ingest aliases (INGEST_MAIL_DOMAIN);
 	// when set, a recipient of another domain is unknown.
 	IngestMailDomain string
+	// Baselines serves the baseline routes and resolves /inspect's issuer;
+	// nil answers the routes 503 busy and resolves no issuer.
+	Baselines *baselines.Service
 	// CookieSecure marks the session cookie Secure (everywhere but a
 	// local http address).
 	CookieSecure bool
@@ -100,6 +104,7 @@ func New(cfg Config) *Server {
 	web.New(web.Config{Accounts: cfg.Accounts, Cookie: SessionCookie, BillingEnabled: func() bool { return cfg.BillingOffered || cfg.Billing.Available() },
 		MaxUploadMB: cfg.MaxUploadMB, Logger: cfg.Logger}).Register(s.mux)
 	s.ledgerRoutes()
+	s.baselineRoutes()
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { writeError(w, E(NotFound)) })
 	return s
 }
@@ -111,6 +116,7 @@ var bodyLimits = map[string]int64{
 	"/api/v1/inspect":        0,
 	"/api/v1/metadata":       0,
 	"/api/v1/compare":        0,
+	"/api/v1/baselines":      0,
 	"/api/v1/receipt/verify": VerifyBodyLimit,
 	"/api/v1/ingest/email":   IngestBodyLimit,
 }

@@ -47,8 +47,9 @@ type outcome struct {
 // size cap, let the route validate it and build its work, run the work in
 // a worker slot after admission, charge one document once it succeeded,
 // and answer with the body and the quota headers. fields says whether the
-// route reads the issuer and policy.
-func (s *Server) serveDocument(w http.ResponseWriter, r *http.Request, route string, fields bool, prepare func(*upload) (work, error)) {
+// route reads the issuer and policy; prepare also gets the caller (an
+// issuer resolves against the caller's account).
+func (s *Server) serveDocument(w http.ResponseWriter, r *http.Request, route string, fields bool, prepare func(*upload, metering.Caller) (work, error)) {
 	rp, ok := s.resolve(w, r)
 	if !ok {
 		return
@@ -58,7 +59,7 @@ func (s *Server) serveDocument(w http.ResponseWriter, r *http.Request, route str
 		rp.error(err)
 		return
 	}
-	run, err := prepare(up)
+	run, err := prepare(up, rp.caller)
 	if err != nil {
 		rp.error(err)
 		return

@@ -157,6 +157,17 @@ type Balance struct {
 	Credits int // prepaid documents left
 }
 
+// Baseline is an account's issuer baseline profile. Profile is the
+// engine's profile as JSON (engine/baseline.Profile): the store keeps it
+// whole and never reads inside it.
+type Baseline struct {
+	AccountID string
+	Issuer    string // slug, unique per account
+	Profile   []byte
+	Created   time.Time
+	Updated   time.Time
+}
+
 // Store is the persistence interface of the service.
 type Store interface {
 	// CreateAccount stores a new account with its first key, atomically.
@@ -238,6 +249,18 @@ type Store interface {
 	Secret(ctx context.Context, name string, candidate []byte) ([]byte, error)
 
 	LedgerStore
+	// PutBaseline creates or replaces the account's profile for b.Issuer
+	// (Created is kept on a replacement). Creating one more profile than
+	// limit is ErrRefused, with nothing written.
+	PutBaseline(ctx context.Context, b Baseline, limit int) error
+	// Baseline reads one profile; ErrNotFound when the account has none
+	// for the issuer.
+	Baseline(ctx context.Context, accountID, issuer string) (Baseline, error)
+	// Baselines lists the account's profiles by issuer.
+	Baselines(ctx context.Context, accountID string) ([]Baseline, error)
+	// DeleteBaseline removes the account's profile; ErrNotFound when the
+	// account has none for the issuer.
+	DeleteBaseline(ctx context.Context, accountID, issuer string) error
 
 	Close() error
 }

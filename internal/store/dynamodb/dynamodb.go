@@ -32,6 +32,10 @@
 //	    acct#<id> / supplier#<key>  rev (N), data (JSON: tax id, domains,
 //	                        version chain of stored-form coordinates)
 //	    acct#<id> / alert#<time>#<id>  data (JSON), expires
+//	<prefix>baselines accountId + issuer
+//	    <slug>              profile (B, the engine's JSON), created, updated
+//	    #count              n (N): the account's profile count, which
+//	                        the creating transaction checks against the limit
 //
 // Times are stored as fixed-width UTC RFC 3339 strings with nanoseconds,
 // so they round-trip exactly and sort as text in the order of time.
@@ -128,7 +132,7 @@ type Store struct {
 	prefix string
 	now    func() time.Time
 
-	accounts, keys, counters, usage, secrets, sessions, tokens, ledger string // full table names
+	accounts, keys, counters, usage, secrets, sessions, tokens, ledger, baselines string // full table names
 }
 
 var _ store.Store = (*Store)(nil)
@@ -177,14 +181,15 @@ func New(client *dynamodb.Client, prefix string, now func() time.Time) *Store {
 	}
 	return &Store{
 		db: client, prefix: prefix, now: now,
-		accounts: prefix + TableAccounts,
-		keys:     prefix + TableKeys,
-		counters: prefix + TableCounters,
-		usage:    prefix + TableUsage,
-		secrets:  prefix + TableSecrets,
-		sessions: prefix + TableSessions,
-		tokens:   prefix + TableTokens,
-		ledger:   prefix + TableLedger,
+		accounts:  prefix + TableAccounts,
+		keys:      prefix + TableKeys,
+		counters:  prefix + TableCounters,
+		usage:     prefix + TableUsage,
+		secrets:   prefix + TableSecrets,
+		sessions:  prefix + TableSessions,
+		tokens:    prefix + TableTokens,
+		ledger:    prefix + TableLedger,
+		baselines: prefix + TableBaselines,
 	}
 }
 

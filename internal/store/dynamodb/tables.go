@@ -15,14 +15,15 @@ import (
 // Table suffixes; the full name is the store's prefix (TABLE_PREFIX)
 // followed by the suffix.
 const (
-	TableAccounts = "accounts"
-	TableKeys     = "keys"
-	TableCounters = "counters"
-	TableUsage    = "usage"
-	TableSecrets  = "secrets"
-	TableSessions = "sessions"
-	TableTokens   = "tokens"
-	TableLedger   = "ledger"
+	TableAccounts  = "accounts"
+	TableKeys      = "keys"
+	TableCounters  = "counters"
+	TableUsage     = "usage"
+	TableSecrets   = "secrets"
+	TableSessions  = "sessions"
+	TableTokens    = "tokens"
+	TableLedger    = "ledger"
+	TableBaselines = "baselines"
 )
 
 // IndexKeysByAccount is the keys table's index for listing an account's
@@ -62,6 +63,7 @@ func Tables() []Table {
 		{Name: TableSessions, HashKey: attrHash, TTL: attrExpiresAt},
 		{Name: TableTokens, HashKey: attrHash, TTL: attrExpiresAt},
 		{Name: TableLedger, HashKey: attrPK, RangeKey: attrSK, TTL: attrExpiresAt},
+		{Name: TableBaselines, HashKey: attrAccountID, RangeKey: attrIssuer},
 	}
 }
 

@@ -86,6 +86,14 @@ CREATE TABLE IF NOT EXISTS sessions (
 	created    INTEGER NOT NULL,
 	expires    INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS baselines (
+	account_id TEXT NOT NULL,
+	issuer     TEXT NOT NULL,
+	profile    BLOB NOT NULL,
+	created    INTEGER NOT NULL,
+	updated    INTEGER NOT NULL,
+	PRIMARY KEY (account_id, issuer)
+);
 CREATE TABLE IF NOT EXISTS tokens (
 	hash       TEXT PRIMARY KEY,
 	kind       TEXT NOT NULL,

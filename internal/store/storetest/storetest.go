@@ -71,6 +71,8 @@ func Run(t *testing.T, open Open) {
 		{"LedgerAlias", testLedgerAlias},
 		{"LedgerSuppliers", testLedgerSuppliers},
 		{"LedgerAlerts", testLedgerAlerts},
+		{"Baselines", testBaselines},
+		{"BaselineLimit", testBaselineLimit},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			clock := &Clock{now: time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)}

@@ -1,0 +1,197 @@
+package baseline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/doctrust/doctrust/engine/pdf"
+	"github.com/doctrust/doctrust/engine/pdf/pdftest"
+)
+
+// statement builds one output of a fictional bank's statement writer:
+// cross-reference stream with packed objects, a subset Helvetica whose tag
+// changes per file, A4 pages, Producer and Creator fixed. n varies the text.
+func statement(t testing.TB, n int) *pdf.Description {
+	b := pdftest.OnePage(fmt.Sprintf("Statement %d", n))
+	b.Set(pdftest.PageObj, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595.28 841.89] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>")
+	b.Set(pdftest.FontObj, fmt.Sprintf("<< /Type /Font /Subtype /Type1 /BaseFont /%s+Helvetica >>", subsetTag(n)))
+	b.Set(6, "<< /Producer (Acme Statements 4.2) /Creator (Acme Core Banking) /CreationDate (D:20240101000000Z) >>")
+	b.Trailer("/Root 1 0 R /Info 6 0 R")
+	b.XrefStream(pdftest.CatalogObj, pdftest.PagesObj, pdftest.PageObj, 6)
+	return describe(t, b.Bytes())
+}
+
+// wordExport is the same page as another writer saves it: classic table,
+// US Letter, a word processor's Producer.
+func wordExport(t testing.TB) *pdf.Description {
+	b := pdftest.OnePage("Statement 99")
+	b.Set(6, "<< /Producer (Microsoft: Print To PDF) /Creator (Microsoft Word) /Author (someone) >>")
+	b.Trailer("/Root 1 0 R /Info 6 0 R")
+	return describe(t, b.Bytes())
+}
+
+func subsetTag(n int) string {
+	return string([]byte{'A' + byte(n%26), 'B', 'C', 'D', 'E', 'F'})
+}
+
+func describe(t testing.TB, data []byte) *pdf.Description {
+	t.Helper()
+	d, err := pdf.Describe(context.Background(), data, 0, pdf.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func trained(t testing.TB, n int) *Profile {
+	p := New("acme-bank", "Acme Bank")
+	for i := range n {
+		p.Add(Observe(statement(t, i)))
+	}
+	if err := p.Check(); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestObserve(t *testing.T) {
+	o := Observe(statement(t, 1))
+	want := Observation{
+		Producers: "Acme Statements 4.2", Creators: "Acme Core Banking", PDFVersions: "1.7",
+		FontSets: "Helvetica", PageGeometry: "595x842", XrefStyle: "stream", ObjectStreams: "true",
+		Revisions: "1", Linearized: "false", InfoKeys: "CreationDate,Creator,Producer",
+	}
+	for k, v := range want {
+		if o[k] != v {
+			t.Errorf("%s = %q, want %q", k, o[k], v)
+		}
+	}
+}
+
+func TestSummaries(t *testing.T) {
+	p := trained(t, 5)
+	p.Add(Observe(wordExport(t)))
+	s := p.Summaries()
+	if len(s) != len(dimensions) || s[0].Dimension != Producers {
+		t.Fatalf("summaries = %+v", s)
+	}
+	if s[0].Consistency != 0.833 || s[0].DistinctValues != 2 || s[0].Top != "Acme Statements 4.2" {
+		t.Errorf("producers = %+v", s[0])
+	}
+	for _, d := range s {
+		if d.Dimension == ObjectStreams && d.Top != true {
+			t.Errorf("objectStreams top = %#v, want typed true", d.Top)
+		}
+		if d.Dimension == Revisions && d.Top != 1 {
+			t.Errorf("revisions top = %#v, want typed 1", d.Top)
+		}
+	}
+}
+
+func TestMatchSameWriterQuiet(t *testing.T) {
+	res := Match(trained(t, 5), statement(t, 42))
+	if !res.MatchingActive || res.Divergence != 0 || len(res.MismatchedDimensions) != 0 || res.Finding != nil {
+		t.Fatalf("same writer: %+v", res)
+	}
+}
+
+func TestMatchOtherWriterFlags(t *testing.T) {
+	res := Match(trained(t, 6), wordExport(t))
+	want := []string{Producers, Creators, PageGeometry, XrefStyle, ObjectStreams, InfoKeys}
+	if !slices.Equal(res.MismatchedDimensions, want) {
+		t.Fatalf("mismatched = %v, want %v", res.MismatchedDimensions, want)
+	}
+	if res.Finding == nil || res.Finding.Family != "issuer-mismatch" || res.Finding.Message.Code != "issuer-mismatch.diverges" {
+		t.Fatalf("finding = %+v", res.Finding)
+	}
+	if res.Divergence < mediumDivergence || res.Finding.Severity != "medium" {
+		t.Errorf("divergence %v severity %v", res.Divergence, res.Finding.Severity)
+	}
+	res.Finding.Signal() // params must be numbers only: Signal panics otherwise
+}
+
+func TestMatchNeverBelowFloor(t *testing.T) {
+	res := Match(trained(t, MinSamplesForMatching-1), wordExport(t))
+	if res.MatchingActive || res.Finding != nil || res.Divergence != 0 || len(res.MismatchedDimensions) != 0 {
+		t.Fatalf("below the floor: %+v", res)
+	}
+}
+
+// A dimension the issuer varies on never mismatches.
+func TestMatchUnstableDimensionIgnored(t *testing.T) {
+	p := trained(t, 3)
+	for range 3 {
+		p.Add(Observe(wordExport(t)))
+	}
+	res := Match(p, statement(t, 7))
+	if res.Finding != nil || len(res.MismatchedDimensions) != 0 {
+		t.Fatalf("mixed profile flagged: %+v", res)
+	}
+}
+
+func TestMerge(t *testing.T) {
+	a, b := trained(t, 3), trained(t, 2)
+	a.Merge(b)
+	if a.SampleCount != 5 || a.Counts[Producers]["Acme Statements 4.2"] != 5 || !a.MatchingActive() {
+		t.Fatalf("merged = %+v", a)
+	}
+}
+
+func TestDistinctValuesBounded(t *testing.T) {
+	p := New("x", "")
+	for i := range MaxValues + 10 {
+		o := Observe(statement(t, 0))
+		o[Producers] = fmt.Sprintf("Writer %d", i)
+		p.Add(o)
+	}
+	if n := len(p.Counts[Producers]); n != MaxValues+1 || p.Counts[Producers][Other] != 10 {
+		t.Fatalf("producers kept %d values, other %d", n, p.Counts[Producers][Other])
+	}
+}
+
+func TestPrivacyRejects(t *testing.T) {
+	for _, v := range []string{
+		"Statement for jane.doe@example.com",
+		"Acct 12345678901",
+		"Acct 1234 5678 9012",
+		"Sort code and account 12-34-56 12345678",
+		"Dear customer, this statement covers the period of your account with us and the balance below",
+	} {
+		p := trained(t, 5)
+		o := Observe(statement(t, 0))
+		o[Producers] = v
+		p.Add(o)
+		if err := p.Check(); !errors.Is(err, ErrRejected) {
+			t.Errorf("%q accepted", v)
+		}
+	}
+	p := trained(t, 5)
+	o := Observe(statement(t, 0))
+	o[FontSets] = "Arial,Helvetica,ACCT-123456789"
+	p.Add(o)
+	if p.Check() == nil {
+		t.Error("font item with an account number accepted")
+	}
+}
+
+func TestPrivacyAccepts(t *testing.T) {
+	for _, v := range []string{
+		"Microsoft® Word for Microsoft 365",
+		"16.0.17928.20114",
+		"iText® 5.5.13.3 ©2000-2022 iText Group NV (AGPL-version)",
+		"Skia/PDF m120",
+		"GPL Ghostscript 10.02.1",
+		"macOS Version 14.2.1 (Build 23C71) Quartz PDFContext",
+	} {
+		p := New("x", "")
+		o := Observe(statement(t, 0))
+		o[Producers] = v
+		p.Add(o)
+		if err := p.Check(); err != nil {
+			t.Errorf("%q rejected", v)
+		}
+	}
+}
