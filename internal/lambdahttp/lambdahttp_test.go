@@ -134,15 +134,7 @@ func TestKeyedCallAndReceiptAcrossInstances(t *testing.T) {
 	delete(vars, "RECEIPT_SECRET")
 	one, two := handlerFor(t, vars), handlerFor(t, vars)
 
-	st, err := dynamodb.Open(t.Context(), dynamodb.Config{Endpoint: vars["DYNAMODB_ENDPOINT"], Prefix: vars["TABLE_PREFIX"]})
-	if err != nil {
-		t.Fatal(err)
-	}
-	plain, hash, preview := apikey.New()
-	a := store.Account{ID: "acct_lambda", Email: "lambda@example.com", Plan: "team", Created: time.Now()}
-	if err := st.CreateAccount(t.Context(), a, store.APIKey{ID: "key_lambda", AccountID: a.ID, Hash: hash, Preview: preview, Created: time.Now()}); err != nil {
-		t.Fatal(err)
-	}
+	st, a, plain := keyedAccount(t, vars, "acct_lambda", "lambda@example.com", "team", "key_lambda")
 
 	ev := loadEvent(t, "apigw-v2-inspect.json")
 	ev.RawQueryString, ev.QueryStringParameters = "", nil
@@ -306,15 +298,7 @@ func TestMetadataEvent(t *testing.T) {
 		t.Fatalf("upload did not arrive intact: %s", resp.Body[:min(400, len(resp.Body))])
 	}
 
-	st, err := dynamodb.Open(t.Context(), dynamodb.Config{Endpoint: vars["DYNAMODB_ENDPOINT"], Prefix: vars["TABLE_PREFIX"]})
-	if err != nil {
-		t.Fatal(err)
-	}
-	plain, hash, preview := apikey.New()
-	a := store.Account{ID: "acct_meta", Email: "meta@example.com", Plan: "solo", Created: time.Now()}
-	if err := st.CreateAccount(t.Context(), a, store.APIKey{ID: "key_meta", AccountID: a.ID, Hash: hash, Preview: preview, Created: time.Now()}); err != nil {
-		t.Fatal(err)
-	}
+	st, a, plain := keyedAccount(t, vars, "acct_meta", "meta@example.com", "solo", "key_meta")
 	ev.Headers["content-type"] = "image/jpeg"
 	ev.Headers["content-length"] = strconv.Itoa(len(jpeg))
 	ev.Headers["authorization"] = "Bearer " + plain
@@ -355,15 +339,7 @@ func TestCompareEvent(t *testing.T) {
 		t.Fatalf("anonymous comparison: %v %d %s", err, resp.StatusCode, resp.Body)
 	}
 
-	st, err := dynamodb.Open(t.Context(), dynamodb.Config{Endpoint: vars["DYNAMODB_ENDPOINT"], Prefix: vars["TABLE_PREFIX"]})
-	if err != nil {
-		t.Fatal(err)
-	}
-	plain, hash, preview := apikey.New()
-	a := store.Account{ID: "acct_cmp", Email: "cmp@example.com", Plan: "solo", Created: time.Now()}
-	if err := st.CreateAccount(t.Context(), a, store.APIKey{ID: "key_cmp", AccountID: a.ID, Hash: hash, Preview: preview, Created: time.Now()}); err != nil {
-		t.Fatal(err)
-	}
+	st, a, plain := keyedAccount(t, vars, "acct_cmp", "cmp@example.com", "solo", "key_cmp")
 	ev.Headers["authorization"] = "Bearer " + plain
 	resp, err = h(t.Context(), ev)
 	if err != nil || resp.StatusCode != 200 || !strings.Contains(resp.Body, `"relationship":"identical"`) || header(resp, "x-quota-used") != "2" {
@@ -373,4 +349,21 @@ func TestCompareEvent(t *testing.T) {
 	if err != nil || len(rows) != 1 || rows[0].Route != "compare" || rows[0].Documents != 2 {
 		t.Fatalf("usage rows %+v %v", rows, err)
 	}
+}
+
+// keyedAccount opens the DynamoDB Local store the handler uses and creates
+// an account on plan with one key, returning the store, the account and
+// the key in plain text.
+func keyedAccount(t *testing.T, vars map[string]string, id, email, plan, keyID string) (*dynamodb.Store, store.Account, string) {
+	t.Helper()
+	st, err := dynamodb.Open(t.Context(), dynamodb.Config{Endpoint: vars["DYNAMODB_ENDPOINT"], Prefix: vars["TABLE_PREFIX"]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, hash, preview := apikey.New()
+	a := store.Account{ID: id, Email: email, Plan: plan, Created: time.Now()}
+	if err := st.CreateAccount(t.Context(), a, store.APIKey{ID: keyID, AccountID: a.ID, Hash: hash, Preview: preview, Created: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	return st, a, plain
 }
