@@ -17,7 +17,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -71,7 +70,9 @@ func main() {
 	if err != nil {
 		fatal(err)
 	}
-	files, err := listFiles(*corpus, strings.Split(*cats, ","))
+	files, err := bench.ListFiles(*corpus, strings.Split(*cats, ","), func(cat, p string) bool {
+		return groupOf(cat) == "image" || bench.IsPDF(cat, p)
+	})
 	if err != nil {
 		fatal(err)
 	}
@@ -111,8 +112,8 @@ func main() {
 
 	var results []result
 	for i, f := range files {
-		full := filepath.Join(*corpus, f.rel)
-		r := result{rel: f.rel, group: f.group, size: f.size}
+		full := filepath.Join(*corpus, f.Rel)
+		r := result{rel: f.Rel, group: groupOf(f.Category), size: f.Size}
 		data, err := os.ReadFile(full)
 		if err != nil {
 			fatal(err)
@@ -121,7 +122,7 @@ func main() {
 		if errors.Is(err, engine.ErrUnreadable) {
 			r.unreadable = true
 		} else if err != nil {
-			fatal(fmt.Errorf("%s: %w", f.rel, err))
+			fatal(fmt.Errorf("%s: %w", f.Rel, err))
 		}
 		r.inProcess = d
 		eArgs := []string{etPath, "-j", "-a", "-G1", full}
@@ -159,7 +160,7 @@ func main() {
 			r.agree = compare(etJSON, rep)
 		}
 		results = append(results, r)
-		fmt.Fprintf(os.Stderr, "\r[%d/%d] %s", i+1, len(files), bench.Trunc(f.rel, 70))
+		fmt.Fprintf(os.Stderr, "\r[%d/%d] %s", i+1, len(files), bench.Trunc(f.Rel, 70))
 	}
 	fmt.Fprintf(os.Stderr, "\rtimed %d files in %s%s\n", len(files), time.Since(start).Round(time.Second), strings.Repeat(" ", 60))
 	report(results, floor, *cats, *n, *inN, *warmup, *slowest, etPath, load0, bench.Loadavg())
@@ -233,48 +234,12 @@ func sameNumber(a, b string) bool {
 	return err1 == nil && err2 == nil && x == y
 }
 
-type file struct {
-	rel, group string
-	size       int64
-}
-
-// listFiles lists every regular file of the image category and the PDFs of
-// the pdf-* categories, grouped as image or pdf.
-func listFiles(root string, cats []string) ([]file, error) {
-	var out []file
-	for _, cat := range cats {
-		cat = strings.TrimSpace(cat)
-		if cat == "" {
-			continue
-		}
-		group := "pdf"
-		if !strings.HasPrefix(cat, "pdf") {
-			group = "image"
-		}
-		err := filepath.WalkDir(filepath.Join(root, cat), func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if !d.Type().IsRegular() || group == "pdf" && !strings.EqualFold(filepath.Ext(p), ".pdf") {
-				return nil
-			}
-			info, err := d.Info()
-			if err != nil {
-				return err
-			}
-			rel, err := filepath.Rel(root, p)
-			if err != nil {
-				return err
-			}
-			out = append(out, file{rel: filepath.ToSlash(rel), group: group, size: info.Size()})
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
+// groupOf groups the image category as image and the pdf-* ones as pdf.
+func groupOf(category string) string {
+	if strings.HasPrefix(category, "pdf") {
+		return "pdf"
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].rel < out[j].rel })
-	return out, nil
+	return "image"
 }
 
 func report(rs []result, floor [2]time.Duration, cats string, n, inN, warmup, slowest int, etPath, load0, load1 string) {

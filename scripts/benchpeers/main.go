@@ -12,7 +12,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -64,7 +63,7 @@ func main() {
 	if err != nil {
 		fatal(err)
 	}
-	files, err := listFiles(*corpus, strings.Split(*cats, ","))
+	files, err := bench.ListFiles(*corpus, strings.Split(*cats, ","), bench.IsPDF)
 	if err != nil {
 		fatal(err)
 	}
@@ -104,7 +103,7 @@ func main() {
 	floor := [2]time.Duration{bench.Median(fq), bench.Median(fd)}
 	results := make([]result, 0, len(files))
 	for i, f := range files {
-		full := filepath.Join(*corpus, f.rel)
+		full := filepath.Join(*corpus, f.Rel)
 		qArgs := []string{qpdfPath, "--check", full}
 		dArgs := []string{dtPath, "inspect", full}
 		for range *warmup {
@@ -112,7 +111,7 @@ func main() {
 			bench.Run(dArgs, devnull)
 		}
 		var qt, dt []time.Duration
-		r := result{rel: f.rel, size: f.size}
+		r := result{rel: f.Rel, size: f.Size}
 		// Interleaved, so drift in machine load hits both tools alike.
 		for range *n {
 			d, code, _, err := bench.Run(qArgs, devnull)
@@ -130,51 +129,13 @@ func main() {
 		r.qpdf, r.doctrust = bench.Median(qt), bench.Median(dt)
 		r.peakRSS, err = peakRSS(*timeBin, rssFile.Name(), dArgs, devnull)
 		if err != nil {
-			fatal(fmt.Errorf("%s: %w", f.rel, err))
+			fatal(fmt.Errorf("%s: %w", f.Rel, err))
 		}
 		results = append(results, r)
-		fmt.Fprintf(os.Stderr, "\r[%d/%d] %s", i+1, len(files), bench.Trunc(f.rel, 70))
+		fmt.Fprintf(os.Stderr, "\r[%d/%d] %s", i+1, len(files), bench.Trunc(f.Rel, 70))
 	}
 	fmt.Fprintf(os.Stderr, "\rtimed %d files in %s%s\n", len(files), time.Since(start).Round(time.Second), strings.Repeat(" ", 60))
 	report(results, floor, *cats, *n, *warmup, *slowest, qpdfPath, load0, bench.Loadavg())
-}
-
-type file struct {
-	rel  string
-	size int64
-}
-
-func listFiles(root string, cats []string) ([]file, error) {
-	var out []file
-	for _, cat := range cats {
-		cat = strings.TrimSpace(cat)
-		if cat == "" {
-			continue
-		}
-		err := filepath.WalkDir(filepath.Join(root, cat), func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if !d.Type().IsRegular() || !strings.EqualFold(filepath.Ext(p), ".pdf") {
-				return nil
-			}
-			info, err := d.Info()
-			if err != nil {
-				return err
-			}
-			rel, err := filepath.Rel(root, p)
-			if err != nil {
-				return err
-			}
-			out = append(out, file{rel: filepath.ToSlash(rel), size: info.Size()})
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].rel < out[j].rel })
-	return out, nil
 }
 
 // peakRSS runs args under GNU time and reads its %M (KiB) from out.
