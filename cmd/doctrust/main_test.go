@@ -1,102 +1,103 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 const sample = "../../../shared/corpus/pdf-incremental/qpdf/incremental-2.pdf"
 
-func runCLI(t *testing.T, args ...string) (int, string, string) {
-	t.Setenv("RECEIPT_SECRET", "cli-test")
-	var out, errb bytes.Buffer
-	code := run(args, &out, &errb)
-	return code, out.String(), errb.String()
-}
-
-func TestInspectPrintsReport(t *testing.T) {
-	code, out, errs := runCLI(t, "inspect", sample, "--triage", "--policy", `{"reject":50}`)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
+// TestNoServiceStack: the service's dependencies must stay out of this
+// program; each one linked adds its package initialisation to every run.
+func TestNoServiceStack(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
 	}
-	var r map[string]any
-	if err := json.Unmarshal([]byte(out), &r); err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range []string{"id", "summary", "signals", "document", "triage", "policy", "receipt"} {
-		if _, ok := r[k]; !ok {
-			t.Errorf("missing %s", k)
+	for _, dep := range strings.Fields(string(out)) {
+		for _, banned := range []string{"github.com/aws/", "github.com/stripe/", "github.com/jhillyerd/", "modernc.org/",
+			"github.com/modelcontextprotocol/", "net/http", "github.com/doctrust/doctrust/internal/config", "github.com/doctrust/doctrust/internal/store"} {
+			if strings.HasPrefix(dep, banned) {
+				t.Errorf("doctrust links %s", dep)
+			}
 		}
 	}
 }
 
-func TestInspectErrors(t *testing.T) {
-	if code, _, _ := runCLI(t); code != 2 {
-		t.Errorf("no args: exit %d", code)
-	}
-	if code, _, errs := runCLI(t, "inspect", "main.go"); code != 3 || !strings.Contains(errs, "not_a_pdf") {
-		t.Errorf("unreadable: exit %d %s", code, errs)
-	}
-	if code, _, errs := runCLI(t, "inspect", sample, "--policy", `{"review":"x"}`); code != 2 || !strings.Contains(errs, "invalid policy") {
-		t.Errorf("bad policy: exit %d %s", code, errs)
-	}
-	if code, _, _ := runCLI(t, "inspect", "/nonexistent.pdf"); code != 1 {
-		t.Errorf("missing file: exit %d", code)
-	}
-}
-
-func TestComparePrintsReport(t *testing.T) {
-	code, out, errs := runCLI(t, "compare", sample, sample)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
+func TestInspectInProcess(t *testing.T) {
+	t.Setenv("RECEIPT_SECRET", "cli-test")
+	var out, errb bytes.Buffer
+	if code := run([]string{"inspect", sample, "--triage"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	var r map[string]any
-	if err := json.Unmarshal([]byte(out), &r); err != nil {
-		t.Fatal(err)
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil || r["receipt"] == nil {
+		t.Fatalf("report %s (%v)", out.String(), err)
 	}
-	if r["relationship"] != "identical" || r["engineVersion"] == nil {
-		t.Fatalf("report %v", r)
-	}
-	if code, _, errs := runCLI(t, "compare", sample, "main.go"); code != 3 || !strings.Contains(errs, "not_a_pdf") {
-		t.Errorf("not a PDF: exit %d %s", code, errs)
-	}
-	if code, _, _ := runCLI(t, "compare", sample); code != 2 {
-		t.Errorf("one file: exit %d", code)
+	if code := run([]string{"nonsense"}, &out, &errb); code != 2 {
+		t.Errorf("unknown command: exit %d", code)
 	}
 }
 
-// TestMetadataPrintsListing: `doctrust metadata FILE` prints the listing
-// the API returns, byte for byte the same for the same file.
-func TestMetadataPrintsListing(t *testing.T) {
-	code, out, errs := runCLI(t, "metadata", sample)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
+// TestHandOver builds both programs side by side, as make build does:
+// doctrust hands serve, and inspect without RECEIPT_SECRET, to
+// doctrust-server.
+func TestHandOver(t *testing.T) {
+	if _, err := os.Stat(sample); err != nil {
+		t.Skip("corpus not present")
 	}
-	var r struct {
-		MediaType  string `json:"mediaType"`
-		Containers []struct {
-			Name    string `json:"name"`
-			Entries []struct{ Key, Value string }
-		} `json:"containers"`
+	bin := t.TempDir()
+	for _, c := range [][]string{{"-o", filepath.Join(bin, "doctrust"), "."}, {"-o", filepath.Join(bin, serverName), "../doctrust-server"}} {
+		if out, err := exec.Command("go", append([]string{"build"}, c...)...).CombinedOutput(); err != nil {
+			t.Fatalf("go build: %v\n%s", err, out)
+		}
 	}
-	if err := json.Unmarshal([]byte(out), &r); err != nil {
+	env := append(os.Environ(), "RECEIPT_SECRET=", "DATA_DIR="+t.TempDir())
+
+	cmd := exec.Command(filepath.Join(bin, "doctrust"), "inspect", sample)
+	cmd.Env = env
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("inspect: %v", err)
+	}
+	var r map[string]any
+	if err := json.Unmarshal(out, &r); err != nil || r["receipt"] == nil {
+		t.Fatalf("report %s (%v)", out, err)
+	}
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
 		t.Fatal(err)
 	}
-	if r.MediaType != "pdf" || len(r.Containers) == 0 || r.Containers[0].Name != "File" {
-		t.Fatalf("listing %s", out)
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	ln.Close()
+	serve := exec.Command(filepath.Join(bin, "doctrust"), "serve")
+	serve.Env = append(env, "PORT="+port)
+	stdout, _ := serve.StdoutPipe()
+	if err := serve.Start(); err != nil {
+		t.Fatal(err)
 	}
-	if _, again, _ := runCLI(t, "metadata", sample); again != out {
-		t.Fatal("two listings of one file differ")
-	}
-	if code, _, errs := runCLI(t, "metadata", "main.go"); code != 3 || !strings.Contains(errs, "not_a_pdf") {
-		t.Errorf("unreadable: exit %d %s", code, errs)
-	}
-	if code, _, _ := runCLI(t, "metadata"); code != 2 {
-		t.Errorf("no file: exit %d", code)
-	}
-	if code, _, _ := runCLI(t, "metadata", "/nonexistent.pdf"); code != 1 {
-		t.Errorf("missing file: exit %d", code)
+	t.Cleanup(func() { serve.Process.Signal(os.Interrupt); serve.Wait() })
+	line := make(chan string, 1)
+	go func() {
+		l, _ := bufio.NewReader(stdout).ReadString('\n')
+		line <- l
+	}()
+	select {
+	case l := <-line:
+		if !strings.Contains(l, "serving on http://127.0.0.1:"+port) {
+			t.Fatalf("serve printed %q", l)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("serve did not start")
 	}
 }

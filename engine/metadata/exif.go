@@ -26,9 +26,9 @@ func (b *builder) exif(block []byte) bool {
 			c, dir = b.container(e.Dir), e.Dir
 		}
 		v := value{typ: e.Type, count: int(e.Count), b: e.Value, order: order}
-		table := exifTags
+		table := exifTags()
 		if e.Dir == "GPS" {
-			table = gpsTags
+			table = gpsTags()
 			g.add(e.Tag, v)
 		}
 		def, known := table[e.Tag]

@@ -219,7 +219,7 @@ func TestPrintConversions(t *testing.T) {
 		t.Errorf("XP %q", s)
 	}
 	// An unknown enumeration value stays data: no code.
-	val, raw, code := render(exifTags[0x0112], value{typ: tShort, count: 1, b: []byte{0, 9}, order: binary.BigEndian})
+	val, raw, code := render(exifTags()[0x0112], value{typ: tShort, count: 1, b: []byte{0, 9}, order: binary.BigEndian})
 	if val != "Unknown (9)" || raw != "9" || code != "" {
 		t.Errorf("unknown orientation %q %q %q", val, raw, code)
 	}

@@ -9,8 +9,10 @@ package analysis
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/doctrust/doctrust/engine"
@@ -20,7 +22,6 @@ import (
 	"github.com/doctrust/doctrust/engine/policy"
 	"github.com/doctrust/doctrust/engine/receipt"
 	"github.com/doctrust/doctrust/engine/report"
-	"github.com/google/uuid"
 )
 
 // DefaultDeadline is the per-document budget of SPEC.md (15 000 ms).
@@ -85,8 +86,16 @@ func (p *Pipeline) now() time.Time {
 	return time.Now()
 }
 
-// NewReportID returns "insp_<uuid>".
-func NewReportID() string { return "insp_" + uuid.NewString() }
+// NewReportID returns "insp_" and a random (version 4) UUID. It is formed
+// here rather than by a UUID library, whose network-address support would
+// add the net package's start-up to every CLI run.
+func NewReportID() string {
+	var u [16]byte
+	rand.Read(u[:])
+	u[6] = u[6]&0x0f | 0x40 // version 4
+	u[8] = u[8]&0x3f | 0x80 // RFC 4122 variant
+	return fmt.Sprintf("insp_%x-%x-%x-%x-%x", u[0:4], u[4:6], u[6:8], u[8:10], u[10:])
+}
 
 // Inspect runs one request through the engine and the report transforms.
 func (p *Pipeline) Inspect(ctx context.Context, req Request) (*Result, error) {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/doctrust/doctrust/internal/cli"
 	"github.com/doctrust/doctrust/internal/config"
 	"github.com/doctrust/doctrust/internal/store"
 )
@@ -16,7 +17,7 @@ import (
 // store is in WAL mode, so this works while serve runs on the same DATA_DIR.
 func admin(args []string, stdout, stderr io.Writer) int {
 	if len(args) != 3 || args[0] != "plan" {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(stderr, cli.Usage)
 		return 2
 	}
 	email, planName := strings.ToLower(strings.TrimSpace(args[1])), args[2]

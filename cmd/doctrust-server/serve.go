@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/doctrust/doctrust/internal/cli"
 	"github.com/doctrust/doctrust/internal/config"
 	"github.com/doctrust/doctrust/internal/httpapi"
 )
@@ -20,7 +21,7 @@ import (
 // serve runs every route on 127.0.0.1:$PORT (the local-run contract).
 func serve(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(stderr, cli.Usage)
 		return 2
 	}
 	svc, err := config.Server(context.Background(), config.Local, os.Getenv, stderr)
