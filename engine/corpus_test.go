@@ -32,9 +32,6 @@ func corpusDir(t testing.TB) string {
 // manifestExceptions are corpus rows whose stated expectation does not hold
 // for the bytes, each with the reason; the tests skip that expectation only.
 var manifestExceptions = map[string]string{
-	// 23 bytes: a startxref line and no PDF syntax at all; refusing it as
-	// not readable is the contract (SPEC.md's 422 not_a_pdf).
-	"pdf-general/qpdf/issue-335b.pdf": "not a PDF",
 	// Named "enc-" as the base of qpdf's encryption tests, but carries no
 	// /Encrypt dictionary: the manifest's "encrypted=yes" rests on the name.
 	"pdf-general/qpdf/enc-XI-base.pdf":             "not encrypted",

@@ -29,7 +29,7 @@ var catalogue = map[string]text{
 	"structure-warnings.stream-errors":                  {"Undecodable streams", "{count} streams could not be decoded."},
 	"structure-warnings.page-tree-damaged":              {"Damaged page tree", "The page tree has cycles, missing or invalid nodes; {pages} pages were found by walking it."},
 	"structure-warnings.catalog-missing":                {"Document catalogue missing", "The document catalogue could not be found; pages and document-level features were not analysed."},
-	"structure-warnings.header-missing":                 {"PDF header missing", "The file has no valid PDF header but contains PDF objects."},
+	"structure-warnings.header-missing":                 {"PDF header missing", "The file has no valid PDF header but contains PDF syntax (objects or a cross-reference pointer)."},
 	"structure-warnings.leading-junk":                   {"Data before the header", "{bytes} bytes precede the PDF header."},
 	"structure-warnings.trailing-data":                  {"Data after the end", "{bytes} bytes follow the last end-of-file marker."},
 	"structure-warnings.analysis-fault":                 {"Analysis fault contained", "An internal check failed on this file and was contained; {families} families may be incomplete."},

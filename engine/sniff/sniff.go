@@ -18,6 +18,9 @@
 //  4. A header-less PDF body: an indirect object header "N G obj" at the
 //     start (after comments and white space) plus a PDF trailer keyword
 //     (startxref, trailer or %%EOF) anywhere in the file.
+//  5. A header-less PDF tail: "startxref" and an offset in the last 1024
+//     bytes, where a PDF reader starts reading a file. What is left of a
+//     damaged PDF is reported on (structure-warnings), not refused.
 //
 // ISOBMFF brands: 'avif'/'avis' mean AVIF; 'heic', 'heix', 'heim', 'heis',
 // 'hevc', 'hevx' mean HEIC; the structural brands 'mif1', 'msf1', 'mif2' and
@@ -146,7 +149,7 @@ func Sniff(b []byte) Result {
 		// the header-less PDF test below; one found only by its end
 		// record (data prepended) still may.
 	}
-	if headerlessPDF(b) {
+	if headerlessPDF(b) || pdfTail(b) {
 		return Result{Format: PDF, HeaderOffset: -1}
 	}
 	return Result{}
@@ -225,6 +228,27 @@ func headerlessPDF(b []byte) bool {
 	return bytes.Contains(b, []byte("startxref")) ||
 		bytes.Contains(b, []byte("trailer")) ||
 		bytes.Contains(b, []byte("%%EOF"))
+}
+
+// pdfTail reports "startxref", white space and a digit within the last
+// pdfHeaderWindow bytes: the cross-reference pointer a reader looks for
+// first, at the end of the file.
+func pdfTail(b []byte) bool {
+	w := b[max(0, len(b)-pdfHeaderWindow):]
+	for {
+		i := bytes.Index(w, []byte("startxref"))
+		if i < 0 {
+			return false
+		}
+		w = w[i+len("startxref"):]
+		j := 0
+		for j < len(w) && isPDFSpace(w[j]) {
+			j++
+		}
+		if j > 0 && j < len(w) && isDigit(w[j]) {
+			return true
+		}
+	}
 }
 
 // skipSpaceAndComments skips white space and comments (to end of line).

@@ -180,7 +180,8 @@ func sniffCases(tb testing.TB) []sniffCase {
 		{"pdf leading junk", []byte("garbage\r\n%PDF-1.4\n" + minimalPDFBody), pdfAt(9, "1.4")},
 		{"pdf after BOM", []byte("\xef\xbb\xbf%PDF-1.5\n" + minimalPDFBody), pdfAt(3, "1.5")},
 		{"pdf header at 1023", []byte(junk1023 + "%PDF-1.6\n" + minimalPDFBody), pdfAt(1023, "1.6")},
-		{"pdf header at 1024 is too late", []byte(junk1023 + "j%PDF-1.6\n" + minimalPDFBody), only(Unknown)},
+		{"pdf header at 1024 is too late", []byte(junk1023 + "j%PDF-1.6\n1 0 obj\n<<>>\nendobj\n"), only(Unknown)},
+		{"pdf header too late, tail found", []byte(junk1023 + "j%PDF-1.6\n" + minimalPDFBody), pdfAt(-1, "")},
 		{"pdf version no minor", []byte("%PDF-14\n" + minimalPDFBody), pdfAt(0, "")},
 		{"pdf version no dash", []byte("%PDF1.4\n" + minimalPDFBody), pdfAt(0, "")},
 		{"pdf version dot for dash", []byte("%PDF.1.4\n" + minimalPDFBody), pdfAt(0, "")},
@@ -198,6 +199,11 @@ func sniffCases(tb testing.TB) []sniffCase {
 		{"headerless pdf objx is not obj", []byte("1 0 objx\ntrailer\n%%EOF"), only(Unknown)},
 		{"headerless pdf one integer", []byte("1 obj\ntrailer\n%%EOF"), only(Unknown)},
 		{"headerless pdf generation too long", []byte("1 000000 obj\ntrailer\n%%EOF"), only(Unknown)},
+		{"pdf tail only", []byte("\xc9startxref 6 2147483647"), pdfAt(-1, "")},
+		{"pdf tail after junk", []byte(spaces1024 + spaces1024 + "startxref\r\n116\r\n%%EOF"), pdfAt(-1, "")},
+		{"pdf tail too early", []byte("startxref 6" + spaces1024), only(Unknown)},
+		{"pdf tail without offset", []byte("startxref\n%%EOF"), only(Unknown)},
+		{"pdf tail word inside text", []byte("xstartxrefs 12"), only(Unknown)},
 		{"text mentioning pdf syntax", []byte("Note: 1 0 obj starts an object; trailer and %%EOF end the file."), only(Unknown)},
 
 		// ---- OOXML
@@ -490,10 +496,6 @@ type exception struct {
 }
 
 var corpusExceptions = map[string]exception{
-	// pdf-general
-	"pdf-general/qpdf/issue-335b.pdf": {Unknown, "-",
-		`23-byte qpdf regression input "\xc9startxref\n6\n2147483647": no %PDF header and no object syntax to recognise`},
-
 	// image
 	"image/libheif/corpus/github_20.heic": {Unknown, "hostile=yes",
 		"fuzzer reproducer: first box is 'meta', there is no ftyp box"},
