@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -74,9 +75,15 @@ func signal(r *report.Report, id string) *report.Signal {
 	return nil
 }
 
+// sweepBudget is each file's deadline in the sweep: far under the service's
+// 15 s, so a file that only slows the engine down still fails here. The
+// slowest corpus file takes about 0.1 s on a loaded 2-CPU machine.
+const sweepBudget = 3 * time.Second
+
 // TestCorpusSweep runs every corpus file through the engine: each gives a
 // report or a not-readable error, never a panic, a contained fault, a
-// deadline or unbounded allocation.
+// deadline (within sweepBudget) or unbounded allocation. The slowest files
+// are logged for docs/performance.md.
 func TestCorpusSweep(t *testing.T) {
 	dir := corpusDir(t)
 	rows := manifest(t)
@@ -84,6 +91,11 @@ func TestCorpusSweep(t *testing.T) {
 		t.Fatalf("manifest lists %d files, expected the full corpus", len(rows))
 	}
 	var reports, unreadable int
+	type took struct {
+		file string
+		d    time.Duration
+	}
+	var times []took
 	for _, row := range rows {
 		data, err := os.ReadFile(filepath.Join(dir, row.file))
 		if err != nil {
@@ -92,8 +104,10 @@ func TestCorpusSweep(t *testing.T) {
 		}
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), sweepBudget)
+		start := time.Now()
 		r, err := engine.Inspect(ctx, data, engine.Options{})
+		times = append(times, took{row.file, time.Since(start)})
 		cancel()
 		runtime.ReadMemStats(&after)
 		switch {
@@ -124,6 +138,10 @@ func TestCorpusSweep(t *testing.T) {
 		}
 	}
 	t.Logf("%d reports, %d unreadable", reports, unreadable)
+	sort.Slice(times, func(i, j int) bool { return times[i].d > times[j].d })
+	for _, x := range times[:min(5, len(times))] {
+		t.Logf("slow: %v %s", x.d.Round(time.Millisecond), x.file)
+	}
 }
 
 // TestDeterminism: identical bytes give byte-identical JSON apart from id.
