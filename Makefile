@@ -3,7 +3,9 @@ GO      ?= go
 PKGS    := ./...
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: run test vet fmt-check lint bench fuzz bench-peers bench-meta loadtest tools tools-if-possible build clean screenshots
+# lambda-size: binary sizes, init durations and peak memory of functions/*
+# (scripts/lambdasize; template.yaml's MemorySize rests on it).
+.PHONY: lambda-size run test vet fmt-check lint bench fuzz bench-peers bench-meta loadtest tools tools-if-possible build clean screenshots
 
 # AWS's DynamoDB Local, run by the store tests on a loopback port; its jar
 # ships inside this npm package and runs on Java 17.
@@ -102,6 +104,9 @@ loadtest:
 screenshots: $(PLAYWRIGHT)
 	mkdir -p docs/screenshots
 	SCREENSHOT_DIR=$(abspath docs/screenshots) CI=true $(GO) test -count=1 -run '^TestDashboardInChromium$$' ./internal/web
+
+lambda-size:
+	$(GO) run ./scripts/lambdasize
 
 clean:
 	rm -rf bin
