@@ -282,4 +282,3 @@ func medianF(s []float64) float64 {
 
 func mib(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
 func kib(b int64) string { return fmt.Sprintf("%.0f KiB", float64(b)/(1<<10)) }
-
