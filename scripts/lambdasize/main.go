@@ -95,7 +95,7 @@ func main() {
 			peak, what = fmt.Sprintf("%.1f MiB", float64(rss)/(1<<20)), carries
 		}
 		fmt.Printf("| %s | %.1f MiB | %.1f MiB | %s | %s | %s | %s |\n", f.name,
-			float64(armSize)/(1<<20), float64(nativeSize)/(1<<20), bench.Ms(bench.Median(inits)), bench.Ms(bench.Pct(inits, 0.9)), peak, what)
+			float64(armSize)/(1<<20), float64(nativeSize)/(1<<20), bench.Ms(bench.Median(inits)), bench.Ms(bench.Pct(inits, 90)), peak, what)
 	}
 }
 

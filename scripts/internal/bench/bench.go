@@ -1,54 +1,24 @@
-// Package bench holds what the peer benchmarks (scripts/benchpeers,
-// scripts/benchmeta) share: timing a whole process, medians and
-// percentiles, and the facts about the machine a report states.
+// Package bench holds what the peer benchmark (scripts/benchpeers, run by
+// scripts/bench-peers.sh) needs besides its report: choosing corpus files,
+// reading hyperfine's JSON, medians, and the facts about the machine a
+// report states.
 package bench
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
-	"reflect"
 	"sort"
 	"strings"
 	"time"
 )
 
-// Run executes args once with stdout and stderr to out and returns the
-// wall time from start to reaped exit, the exit code, and ru_maxrss in
-// bytes. A non-zero exit is not an error (peers exit non-zero on damaged
-// files, doctrust 3 on unreadable ones); failing to start is.
-func Run(args []string, out *os.File) (time.Duration, int, int64, error) {
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = nil, out, out
-	t0 := time.Now()
-	err := cmd.Run()
-	d := time.Since(t0)
-	var exitErr *exec.ExitError
-	if err != nil && !errors.As(err, &exitErr) {
-		return d, -1, 0, err
-	}
-	return d, cmd.ProcessState.ExitCode(), MaxRSS(cmd.ProcessState), nil
-}
-
-// MaxRSS is ru_maxrss in bytes (Linux reports KiB), or 0 where the
-// platform's rusage has no such field. Reflection keeps this file building
-// on every GOOS.
-func MaxRSS(ps *os.ProcessState) int64 {
-	v := reflect.ValueOf(ps.SysUsage())
-	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
-		return 0
-	}
-	f := v.Elem().FieldByName("Maxrss")
-	if !f.IsValid() || !f.CanInt() {
-		return 0
-	}
-	return f.Int() << 10
-}
-
-// Median of ds (not modified).
+// Median of ds (not modified); 0 for none.
 func Median(ds []time.Duration) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
 	s := append([]time.Duration(nil), ds...)
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
 	if len(s)%2 == 1 {
@@ -73,17 +43,9 @@ func Ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d)/float
 // under a millisecond.
 func Us(d time.Duration) string { return fmt.Sprintf("%.1f µs", float64(d)/float64(time.Microsecond)) }
 
-// Trunc fits s into n columns for a progress line.
-func Trunc(s string, n int) string {
-	if len(s) <= n {
-		return s + strings.Repeat(" ", n-len(s))
-	}
-	return "…" + s[len(s)-n+1:]
-}
-
 // CmdLine is the first line of a command's output, or "unknown".
 func CmdLine(name string, args ...string) string {
-	out, err := exec.Command(name, args...).Output()
+	out, err := exec.Command(name, args...).CombinedOutput()
 	if err != nil && len(out) == 0 {
 		return "unknown"
 	}

@@ -51,3 +51,62 @@ func ListFiles(root string, cats []string, keep func(category, path string) bool
 
 // IsPDF accepts files named .pdf, whatever the category.
 func IsPDF(_, path string) bool { return strings.EqualFold(filepath.Ext(path), ".pdf") }
+
+// BySize sorts files by size, then path, so that every choice made from
+// the order is the same on every machine with the same corpus.
+func BySize(files []File) {
+	sort.Slice(files, func(i, j int) bool {
+		if files[i].Size != files[j].Size {
+			return files[i].Size < files[j].Size
+		}
+		return files[i].Rel < files[j].Rel
+	})
+}
+
+// Spread returns n files evenly spaced over files in size order, the
+// smallest and the largest included (all of them when n >= len(files)).
+func Spread(files []File, n int) []File {
+	s := append([]File(nil), files...)
+	BySize(s)
+	if n >= len(s) {
+		return s
+	}
+	if n <= 0 {
+		return nil
+	}
+	if n == 1 {
+		return []File{s[(len(s)-1)/2]}
+	}
+	out := make([]File, 0, n)
+	for i := range n {
+		out = append(out, s[i*(len(s)-1)/(n-1)])
+	}
+	return out
+}
+
+// MedianSize is the file of median size (the lower one of an even count).
+func MedianSize(files []File) File {
+	s := append([]File(nil), files...)
+	BySize(s)
+	return s[(len(s)-1)/2]
+}
+
+// Nearest is the file whose size is closest to size.
+func Nearest(files []File, size int64) File {
+	s := append([]File(nil), files...)
+	BySize(s)
+	best := s[0]
+	for _, f := range s[1:] {
+		if abs(f.Size-size) < abs(best.Size-size) {
+			best = f
+		}
+	}
+	return best
+}
+
+func abs(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

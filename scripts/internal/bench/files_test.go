@@ -35,3 +35,29 @@ func TestListFiles(t *testing.T) {
 		t.Fatalf("pdfs %d images %d", pdfs, images)
 	}
 }
+
+func TestSpread(t *testing.T) {
+	var files []File
+	for i := range 10 {
+		files = append(files, File{Rel: string(rune('j' - i)), Size: int64(100 - 10*i)})
+	}
+	got := Spread(files, 4)
+	want := []int64{10, 40, 70, 100}
+	if len(got) != len(want) {
+		t.Fatalf("got %d files", len(got))
+	}
+	for i := range want {
+		if got[i].Size != want[i] {
+			t.Errorf("file %d: size %d, want %d", i, got[i].Size, want[i])
+		}
+	}
+	if n := len(Spread(files, 20)); n != 10 {
+		t.Errorf("Spread over fewer files gave %d", n)
+	}
+	if m := MedianSize(files); m.Size != 50 {
+		t.Errorf("median size %d", m.Size)
+	}
+	if f := Nearest(files, 36); f.Size != 40 {
+		t.Errorf("nearest to 36: %d", f.Size)
+	}
+}
