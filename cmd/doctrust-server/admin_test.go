@@ -1,16 +1,15 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/doctrust/doctrust/internal/testproc"
 	"time"
 
 	"github.com/doctrust/doctrust/internal/apikey"
@@ -35,32 +34,10 @@ func TestAdminPlanWhileServing(t *testing.T) {
 		t.Skip("corpus not present")
 	}
 	dataDir := t.TempDir()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
-	ln.Close()
+	port := testproc.FreePort(t)
 	cmd := exec.Command(os.Args[0], "serve")
 	cmd.Env = append(os.Environ(), "DOCTRUST_TEST_AS_CLI=1", "DATA_DIR="+dataDir, "PORT="+port, "RECEIPT_SECRET=")
-	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Signal(os.Interrupt); cmd.Wait() })
-	ready := make(chan bool, 1)
-	go func() {
-		line, _ := bufio.NewReader(stdout).ReadString('\n')
-		ready <- strings.Contains(line, "serving on")
-	}()
-	select {
-	case ok := <-ready:
-		if !ok {
-			t.Fatal("serve did not start")
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("serve did not start in 30 s")
-	}
+	testproc.Serve(t, cmd)
 
 	// An account made through a third handle on the same file (signup's
 	// job once accounts land).

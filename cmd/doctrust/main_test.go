@@ -1,17 +1,15 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/doctrust/doctrust/internal/testproc"
 )
 
 const sample = "../../../shared/corpus/pdf-incremental/qpdf/incremental-2.pdf"
@@ -74,30 +72,7 @@ func TestHandOver(t *testing.T) {
 		t.Fatalf("report %s (%v)", out, err)
 	}
 
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
-	ln.Close()
 	serve := exec.Command(filepath.Join(bin, "doctrust"), "serve")
-	serve.Env = append(env, "PORT="+port)
-	stdout, _ := serve.StdoutPipe()
-	if err := serve.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { serve.Process.Signal(os.Interrupt); serve.Wait() })
-	line := make(chan string, 1)
-	go func() {
-		l, _ := bufio.NewReader(stdout).ReadString('\n')
-		line <- l
-	}()
-	select {
-	case l := <-line:
-		if !strings.Contains(l, "serving on http://127.0.0.1:"+port) {
-			t.Fatalf("serve printed %q", l)
-		}
-	case <-time.After(60 * time.Second):
-		t.Fatal("serve did not start")
-	}
+	serve.Env = append(env, "PORT="+testproc.FreePort(t))
+	testproc.Serve(t, serve)
 }
