@@ -8,8 +8,10 @@ import (
 // Limits of one message, checked by prescan before enmime reads a byte:
 // enmime's parse time grows with the square of the MIME nesting depth.
 const (
-	// MaxMessageBytes bounds the raw message.
-	MaxMessageBytes = 25 << 20
+	// MaxMessageBytes bounds the raw message at both doors. Its base64
+	// and the JSON around it fit the HTTP door's body cap, API Gateway's
+	// 10 MB payload limit; the SES door refuses a larger object unread.
+	MaxMessageBytes = 7 << 20
 	// maxBoundaries bounds the multipart boundary declarations (and
 	// embedded messages), which bound the nesting depth.
 	maxBoundaries = 12
