@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambda"
@@ -23,8 +24,14 @@ import (
 	"github.com/doctrust/doctrust/internal/ledger"
 )
 
-// maxRecipients bounds the recipients tried per message (SES accepts 50).
-const maxRecipients = 50
+const (
+	// maxRecipients bounds the recipients tried per message (SES accepts
+	// 50).
+	maxRecipients = 50
+	// deleteReserve is kept from the invocation's deadline for deleting
+	// the object once the ledger is done.
+	deleteReserve = time.Second
+)
 
 // Objects is the part of the S3 client the door uses.
 type Objects interface {
@@ -71,14 +78,20 @@ func (h *Handler) record(ctx context.Context, ses events.SimpleEmailService) err
 		h.Logger.Error("ses ingest: no object to read", "sesMessageId", id)
 		return nil
 	}
-	load := func() ([]byte, error) { return h.read(ctx, bucket, key) }
+	work := ctx
+	if dl, ok := ctx.Deadline(); ok {
+		var cancel context.CancelFunc
+		work, cancel = context.WithDeadline(ctx, dl.Add(-deleteReserve))
+		defer cancel()
+	}
+	load := func() ([]byte, error) { return h.read(work, bucket, key) }
 	outcome, out, err := "no-alias", ledger.Outcome{}, error(nil)
 	recipients := ses.Receipt.Recipients
 	if len(recipients) > maxRecipients {
 		recipients = recipients[:maxRecipients]
 	}
 	for _, rcpt := range recipients {
-		out, err = h.Intake.Receive(ctx, rcpt, load)
+		out, err = h.Intake.Receive(work, rcpt, load)
 		if !errors.Is(err, ledger.ErrUnknownAlias) {
 			outcome = classify(err)
 			break
