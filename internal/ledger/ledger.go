@@ -14,8 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jhillyerd/enmime/v2"
-
 	"github.com/doctrust/doctrust/engine"
 	"github.com/doctrust/doctrust/engine/paycoord"
 	"github.com/doctrust/doctrust/engine/report"
@@ -77,8 +75,7 @@ func (l *Ledger) Ingest(ctx context.Context, accountID string, raw []byte) (Outc
 	if err := prescan(raw); err != nil {
 		return Outcome{}, err
 	}
-	p := enmime.NewParser(enmime.MaxStoredPartErrors(20), enmime.DisableCharacterDetection(true))
-	env, err := p.ReadEnvelope(bytes.NewReader(raw))
+	env, err := newParser().ReadEnvelope(bytes.NewReader(raw))
 	if err != nil {
 		return Outcome{}, ErrUnparseable
 	}

@@ -3,6 +3,8 @@ package ledger
 import (
 	"bytes"
 	"errors"
+
+	"github.com/jhillyerd/enmime/v2"
 )
 
 // Limits of one message, checked by prescan before enmime reads a byte:
@@ -73,4 +75,9 @@ func lowerEqual(a, lower []byte) bool {
 		}
 	}
 	return true
+}
+
+// newParser is the MIME parser of every message prescan accepted.
+func newParser() *enmime.Parser {
+	return enmime.NewParser(enmime.MaxStoredPartErrors(20), enmime.DisableCharacterDetection(true))
 }
