@@ -3,13 +3,15 @@ package engine
 import (
 	"context"
 
+	"github.com/doctrust/doctrust/engine/office"
 	"github.com/doctrust/doctrust/engine/pdf"
 	"github.com/doctrust/doctrust/engine/sniff"
 )
 
 // Text returns up to maxBytes of the text a document shows, for readers
-// of payment coordinates (the supplier ledger). PDFs only: Office text and
-// images (no OCR) give "". Its only error is ErrDeadline.
+// of payment coordinates (the supplier ledger): PDF page text, and the
+// text of an Office package's XML (office.Text); images (no OCR) give "".
+// Its only error is ErrDeadline.
 func Text(ctx context.Context, data []byte, maxBytes int) (text string, err error) {
 	defer func() {
 		if recover() != nil {
@@ -17,7 +19,15 @@ func Text(ctx context.Context, data []byte, maxBytes int) (text string, err erro
 		}
 	}()
 	s := sniff.Sniff(data)
-	if s.Format.Kind() != sniff.KindPDF {
+	switch s.Format.Kind() {
+	case sniff.KindOffice:
+		t := office.Text(ctx, data, maxBytes)
+		if ctx.Err() != nil {
+			return "", ErrDeadline
+		}
+		return t, nil
+	case sniff.KindPDF:
+	default:
 		return "", nil
 	}
 	t, err := pdf.Text(ctx, data, s.HeaderOffset, maxBytes)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/doctrust/doctrust/engine/sniff"
 )
@@ -57,6 +58,10 @@ func FuzzPartXML(f *testing.F) {
 		}
 		if _, err := json.Marshal(r); err != nil {
 			t.Fatal(err)
+		}
+		// The ledger's text reader walks the same parts.
+		if text := Text(context.Background(), data, 4096); len(text) > 4096 || !utf8.ValidString(text) {
+			t.Fatalf("text of %d bytes, valid UTF-8 %v", len(text), utf8.ValidString(text))
 		}
 	})
 }

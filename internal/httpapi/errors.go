@@ -9,6 +9,7 @@ import (
 	"github.com/doctrust/doctrust/internal/accounts"
 	"github.com/doctrust/doctrust/internal/baselines"
 	"github.com/doctrust/doctrust/internal/billing"
+	"github.com/doctrust/doctrust/internal/ledger"
 	"github.com/doctrust/doctrust/internal/metering"
 	"github.com/doctrust/doctrust/internal/ratelimit"
 )
@@ -190,6 +191,11 @@ func apiError(err error) *Error {
 		return E(PaymentProcessorError)
 	case errors.Is(err, billing.ErrUnavailable):
 		return E(BillingUnavailable)
+	// supplier ledger
+	case errors.Is(err, ledger.ErrUnknownAlias):
+		return E(NotFound)
+	case errors.Is(err, ledger.ErrUnparseable):
+		return E(UnparseableMessage)
 	}
 	return E(Internal)
 }

@@ -6,23 +6,19 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"time"
 
 	"github.com/doctrust/doctrust/internal/ledger"
 	"github.com/doctrust/doctrust/internal/pool"
-	"github.com/doctrust/doctrust/internal/ratelimit"
 	"github.com/doctrust/doctrust/internal/store"
 )
 
 // IngestSecretHeader authenticates the email worker (SPEC.md).
 const IngestSecretHeader = "x-service-ingest-secret"
 
-// IngestBodyLimit fits the base64 of ledger.MaxMessageBytes and the JSON
-// around it.
-const IngestBodyLimit = ledger.MaxMessageBytes/3*4 + 8192
-
-// IngestRule is the per-alias ingest limit (DESIGN.md).
-var IngestRule = ratelimit.Rule{Name: "ingest", Limit: 120, Window: time.Minute}
+// IngestBodyLimit is API Gateway's 10 MB payload limit, so the route
+// answers the same behind it as under doctrust serve; the base64 of
+// ledger.MaxMessageBytes and the JSON around it fit (a test checks).
+const IngestBodyLimit = 10 << 20
 
 func (s *Server) ledgerRoutes() {
 	s.mux.HandleFunc("POST /api/v1/ap/alias", s.withSession(s.apAlias))
@@ -68,8 +64,9 @@ type ingestRequest struct {
 }
 
 // ingestEmail: the secret first (503 unset, 401 wrong, compared in
-// constant time), then the alias (404), its limit (429), the message
-// (422). The sender is evidence only; the alias names the tenant.
+// constant time), then the body (413), then ledger.Intake: the alias
+// (404), its limit (429), the message (422). The sender is evidence only;
+// the alias names the tenant.
 func (s *Server) ingestEmail(w http.ResponseWriter, r *http.Request) {
 	secret := s.cfg.IngestSecret
 	if secret == "" || s.cfg.Ledger == nil {
@@ -91,40 +88,17 @@ func (s *Server) ingestEmail(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, E(InvalidRequest, "message", "the body is not the JSON object this route takes"))
 		return
 	}
-	ctx := r.Context()
-	alias, accountID, err := s.cfg.Ledger.Resolve(ctx, req.Recipient, s.cfg.IngestMailDomain)
-	if errors.Is(err, ledger.ErrUnknownAlias) {
-		s.fail(w, r, E(NotFound))
-		return
-	}
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	if err := s.cfg.Limiter.Allow(ctx, IngestRule, alias); err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	raw, err := base64.StdEncoding.DecodeString(req.RawMessage)
-	if err != nil {
-		s.fail(w, r, E(UnparseableMessage))
-		return
-	}
-	req.RawMessage = ""
-	// Attachments are inspected: the same worker pool as uploads bounds
-	// the CPU they take.
-	if err := s.cfg.Pool.Acquire(ctx); err != nil {
-		if errors.Is(err, pool.ErrBusy) {
-			s.fail(w, r, &Error{Code: Busy, Fields: map[string]any{"retryAfterSeconds": 5}, RetryAfter: 5})
-			return
+	in := ledger.Intake{Ledger: s.cfg.Ledger, Domain: s.cfg.IngestMailDomain, Limiter: s.cfg.Limiter, Workers: s.cfg.Pool}
+	out, err := in.Receive(r.Context(), req.Recipient, func() ([]byte, error) {
+		raw, err := base64.StdEncoding.DecodeString(req.RawMessage)
+		req.RawMessage = ""
+		if err != nil {
+			return nil, ledger.ErrUnparseable
 		}
-		s.fail(w, r, err)
-		return
-	}
-	defer s.cfg.Pool.Release()
-	out, err := s.cfg.Ledger.Ingest(ctx, accountID, raw)
-	if errors.Is(err, ledger.ErrUnparseable) {
-		s.fail(w, r, E(UnparseableMessage))
+		return raw, nil
+	})
+	if errors.Is(err, pool.ErrBusy) {
+		s.fail(w, r, &Error{Code: Busy, Fields: map[string]any{"retryAfterSeconds": 5}, RetryAfter: 5})
 		return
 	}
 	if err != nil {

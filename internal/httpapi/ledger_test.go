@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -126,7 +127,7 @@ func TestIngestRefusals(t *testing.T) {
 	if status, _ := ingest(t, e, ingestSecret, alias+"@other.example", msg); status != 404 {
 		t.Fatalf("foreign domain: %d", status)
 	}
-	for i := range IngestRule.Limit {
+	for i := range ledger.IngestRule.Limit {
 		if status, out := ingest(t, e, ingestSecret, alias+"@in.example", []byte("x")); status != 200 && status != 422 {
 			t.Fatalf("call %d: %d %v", i, status, out)
 		}
@@ -138,5 +139,30 @@ func TestIngestRefusals(t *testing.T) {
 	anon := &browser{e: e}
 	if resp, body := anon.call(t, "GET", "/api/v1/ap/ledger", nil); resp.StatusCode != 401 || body["error"] != "not_authenticated" {
 		t.Fatalf("ledger without session: %d %v", resp.StatusCode, body)
+	}
+}
+
+// TestIngestBodyCap: the largest message the ledger takes fits the body
+// cap once base64-encoded in its JSON, and a body past the cap (declared
+// or streamed) is 413 body_too_large with the route's own limit.
+func TestIngestBodyCap(t *testing.T) {
+	largest, _ := json.Marshal(map[string]string{"recipient": strings.Repeat("r", 320),
+		"rawMessage": base64.StdEncoding.EncodeToString(make([]byte, ledger.MaxMessageBytes))})
+	if len(largest) > IngestBodyLimit || IngestBodyLimit > 10<<20 {
+		t.Fatalf("a %d-byte message needs a %d-byte body; the cap is %d, API Gateway's limit %d",
+			ledger.MaxMessageBytes, len(largest), IngestBodyLimit, 10<<20)
+	}
+	e := ledgerEnv(t, ingestSecret)
+	over := bytes.Repeat([]byte(" "), IngestBodyLimit+1)
+	h := map[string]string{IngestSecretHeader: ingestSecret, "Content-Type": "application/json"}
+	for name, body := range map[string]io.Reader{
+		"declared": bytes.NewReader(over),
+		"streamed": io.MultiReader(bytes.NewReader(over)), // no length: chunked
+	} {
+		resp, got, _ := e.do(t, "POST", "/api/v1/ingest/email", body, h)
+		wantError(t, resp, got, 413, "body_too_large")
+		if got["maxBytes"] != float64(IngestBodyLimit) {
+			t.Fatalf("%s: maxBytes %v", name, got["maxBytes"])
+		}
 	}
 }

@@ -14,8 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jhillyerd/enmime/v2"
-
 	"github.com/doctrust/doctrust/engine"
 	"github.com/doctrust/doctrust/engine/paycoord"
 	"github.com/doctrust/doctrust/engine/report"
@@ -36,8 +34,12 @@ const (
 	// AlertRetention is how long an alert is kept.
 	AlertRetention = 90 * 24 * time.Hour
 	// docDeadline is the per-document budget of SPEC.md.
-	docDeadline  = 15 * time.Second
-	saveAttempts = 5
+	docDeadline = 15 * time.Second
+	// recordReserve is kept from the caller's deadline for the ledger
+	// write, so a message whose documents exhaust the time still records
+	// what was read.
+	recordReserve = 2 * time.Second
+	saveAttempts  = 5
 )
 
 // Ledger ingests messages into the store.
@@ -73,8 +75,7 @@ func (l *Ledger) Ingest(ctx context.Context, accountID string, raw []byte) (Outc
 	if err := prescan(raw); err != nil {
 		return Outcome{}, err
 	}
-	p := enmime.NewParser(enmime.MaxStoredPartErrors(20), enmime.DisableCharacterDetection(true))
-	env, err := p.ReadEnvelope(bytes.NewReader(raw))
+	env, err := newParser().ReadEnvelope(bytes.NewReader(raw))
 	if err != nil {
 		return Outcome{}, ErrUnparseable
 	}
@@ -82,16 +83,19 @@ func (l *Ledger) Ingest(ctx context.Context, accountID string, raw []byte) (Outc
 	domain := senderDomain(env.GetHeader("From"))
 	msgID := report.Untrusted(strings.TrimSpace(env.GetHeader("Message-Id")))
 
+	readCtx := ctx
+	if dl, ok := ctx.Deadline(); ok {
+		var cancel context.CancelFunc
+		readCtx, cancel = context.WithDeadline(ctx, dl.Add(-recordReserve))
+		defer cancel()
+	}
 	var docs []document
 	for _, part := range slices.Concat(env.Attachments, env.Inlines, env.OtherParts) {
-		if ctx.Err() != nil {
-			break
-		}
-		if len(docs) == maxAttachments {
+		if readCtx.Err() != nil || len(docs) == maxAttachments {
 			out.Skipped++
 			continue
 		}
-		d, ok := l.read(ctx, part.Content)
+		d, ok := l.read(readCtx, part.Content)
 		if !ok {
 			out.Skipped++
 			continue
@@ -99,6 +103,7 @@ func (l *Ledger) Ingest(ctx context.Context, accountID string, raw []byte) (Outc
 		docs = append(docs, d)
 	}
 	out.Documents = len(docs)
+	out.Partial = out.Partial || readCtx.Err() != nil
 	// The body is read too: "our bank details have changed" arrives there
 	// as often as in an invoice.
 	body := env.Text

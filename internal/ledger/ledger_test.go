@@ -104,3 +104,21 @@ func TestHostileMessages(t *testing.T) {
 		t.Fatalf("shallow nesting refused: %v", err)
 	}
 }
+
+// TestDeadlineKeepsTimeForTheWrite: past the point where the write's
+// reserve begins, attachments are skipped, the result says partial, and
+// what the body gave is still recorded.
+func TestDeadlineKeepsTimeForTheWrite(t *testing.T) {
+	l, s, _ := newLedger(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	out, err := l.Ingest(ctx, "acct_1", ledgertest.Message("billing@acme.example", "<m1@acme>",
+		"IBAN DE89 3704 0044 0532 0130 00", invoice("GB29 NWBK 6016 1331 9268 19")))
+	if err != nil || !out.Partial || out.Documents != 0 || out.Skipped != 1 || !out.Created {
+		t.Fatalf("%+v, %v", out, err)
+	}
+	list, _ := s.Suppliers(context.Background(), "acct_1")
+	if len(list) != 1 || list[0].Versions[0].Coords[0].AccountLast4 != "3000" {
+		t.Fatalf("suppliers = %+v", list)
+	}
+}

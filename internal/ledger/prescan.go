@@ -3,13 +3,17 @@ package ledger
 import (
 	"bytes"
 	"errors"
+
+	"github.com/jhillyerd/enmime/v2"
 )
 
 // Limits of one message, checked by prescan before enmime reads a byte:
 // enmime's parse time grows with the square of the MIME nesting depth.
 const (
-	// MaxMessageBytes bounds the raw message.
-	MaxMessageBytes = 25 << 20
+	// MaxMessageBytes bounds the raw message at both doors. Its base64
+	// and the JSON around it fit the HTTP door's body cap, API Gateway's
+	// 10 MB payload limit; the SES door refuses a larger object unread.
+	MaxMessageBytes = 7 << 20
 	// maxBoundaries bounds the multipart boundary declarations (and
 	// embedded messages), which bound the nesting depth.
 	maxBoundaries = 12
@@ -71,4 +75,9 @@ func lowerEqual(a, lower []byte) bool {
 		}
 	}
 	return true
+}
+
+// newParser is the MIME parser of every message prescan accepted.
+func newParser() *enmime.Parser {
+	return enmime.NewParser(enmime.MaxStoredPartErrors(20), enmime.DisableCharacterDetection(true))
 }
