@@ -25,13 +25,17 @@ func (e *xmlLimitError) Error() string { return "office: xml " + e.what + " limi
 // namespace resolution on every token.
 type walker struct {
 	ctx    context.Context
-	d      *xml.Decoder
+	lx     *lexer       // the fast path, when the part lies in its subset
+	d      *xml.Decoder // otherwise encoding/xml
 	depth  int
 	tokens int
 	err    error // first error: malformed XML or a limit
 }
 
 func newWalker(ctx context.Context, data []byte) *walker {
+	if acceptable(data) {
+		return &walker{ctx: ctx, lx: &lexer{data: data, emit: true}}
+	}
 	d := xml.NewDecoder(bytes.NewReader(data))
 	d.Strict = true
 	// Declared encodings other than UTF-8 are read as UTF-8: the engine
@@ -55,7 +59,7 @@ func (w *walker) next() xml.Token {
 		w.err = w.ctx.Err()
 		return nil
 	}
-	tok, err := w.d.RawToken()
+	tok, err := w.raw()
 	if err != nil {
 		if err != io.EOF {
 			w.err = err
@@ -77,6 +81,22 @@ func (w *walker) next() xml.Token {
 		w.depth--
 	}
 	return tok
+}
+
+// raw returns the next token of whichever reader the part got. The lexer
+// cannot give up on a part acceptable said it reads whole; if it ever did,
+// the part is reported as malformed rather than read differently.
+func (w *walker) raw() (xml.Token, error) {
+	if w.lx == nil {
+		return w.d.RawToken()
+	}
+	switch tok, st := w.lx.next(); st {
+	case lexToken:
+		return tok, nil
+	case lexEOF:
+		return nil, io.EOF
+	}
+	return nil, &xmlLimitError{"lexer"}
 }
 
 // malformed reports whether the walk ended on anything but a clean EOF or a

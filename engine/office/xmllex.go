@@ -1,0 +1,451 @@
+package office
+
+import (
+	"bytes"
+	"encoding/xml"
+	"unicode/utf8"
+)
+
+// lexer is a fast path for encoding/xml's RawToken in Strict mode, which
+// costs more than everything else an Office inspection does. It reads only
+// a subset of XML: ASCII names, the five predefined entities and character
+// references, the XML declaration and other processing instructions. On
+// that subset it yields exactly the tokens RawToken yields. Anything else
+// (comments, CDATA, DOCTYPE, non-ASCII names, any syntax error) makes it
+// give up, and the walker then reads the whole part with encoding/xml, so
+// what a report says never depends on which reader ran: newWalker first
+// runs the lexer over the part without emitting (acceptable), and only
+// then lets it emit tokens.
+//
+// Names are interned per part and character data without references or
+// carriage returns is a slice of the part: a token's CharData and Attr are
+// only valid until the next call, as with RawToken's CharData.
+type lexer struct {
+	data      []byte
+	pos       int
+	emit      bool
+	closing   bool // an EndElement for closeName is pending (self-closing tag)
+	closeName xml.Name
+	attrs     []xml.Attr
+	scratch   []byte
+	names     map[string]string
+}
+
+// lexStatus says how a lexer call ended.
+type lexStatus uint8
+
+const (
+	lexToken lexStatus = iota
+	lexEOF
+	lexGiveUp // outside the subset, or an error encoding/xml would report
+)
+
+// maxInterned bounds the per-part name table; names past it are allocated.
+const maxInterned = 512
+
+// acceptable reports whether the lexer reads the whole of data, that is,
+// whether data lies in its subset and encoding/xml reads it without error.
+func acceptable(data []byte) bool {
+	l := lexer{data: data}
+	for {
+		switch _, st := l.next(); st {
+		case lexEOF:
+			return true
+		case lexGiveUp:
+			return false
+		}
+	}
+}
+
+func (l *lexer) next() (xml.Token, lexStatus) {
+	if l.closing {
+		l.closing = false
+		if !l.emit {
+			return nil, lexToken
+		}
+		return xml.EndElement{Name: l.closeName}, lexToken
+	}
+	if l.pos >= len(l.data) {
+		return nil, lexEOF
+	}
+	if l.data[l.pos] != '<' {
+		return l.text()
+	}
+	l.pos++
+	if l.pos >= len(l.data) {
+		return nil, lexGiveUp
+	}
+	switch l.data[l.pos] {
+	case '/':
+		l.pos++
+		name, ok := l.nsname()
+		if !ok {
+			return nil, lexGiveUp
+		}
+		l.space()
+		if l.pos >= len(l.data) || l.data[l.pos] != '>' {
+			return nil, lexGiveUp
+		}
+		l.pos++
+		if !l.emit {
+			return nil, lexToken
+		}
+		return xml.EndElement{Name: name}, lexToken
+	case '?':
+		l.pos++
+		return l.procInst()
+	case '!':
+		return nil, lexGiveUp
+	}
+	return l.start()
+}
+
+// start reads an element start tag; l.pos is just past '<'.
+func (l *lexer) start() (xml.Token, lexStatus) {
+	name, ok := l.nsname()
+	if !ok {
+		return nil, lexGiveUp
+	}
+	l.attrs = l.attrs[:0]
+	for {
+		l.space()
+		if l.pos >= len(l.data) {
+			return nil, lexGiveUp
+		}
+		switch l.data[l.pos] {
+		case '/':
+			if l.pos+1 >= len(l.data) || l.data[l.pos+1] != '>' {
+				return nil, lexGiveUp
+			}
+			l.pos += 2
+			l.closing, l.closeName = true, name
+			return l.startElement(name), lexToken
+		case '>':
+			l.pos++
+			return l.startElement(name), lexToken
+		}
+		an, ok := l.nsname()
+		if !ok {
+			return nil, lexGiveUp
+		}
+		l.space()
+		if l.pos >= len(l.data) || l.data[l.pos] != '=' {
+			return nil, lexGiveUp
+		}
+		l.pos++
+		l.space()
+		if l.pos >= len(l.data) {
+			return nil, lexGiveUp
+		}
+		q := l.data[l.pos]
+		if q != '"' && q != '\'' {
+			return nil, lexGiveUp
+		}
+		l.pos++
+		v, ok := l.chars(q)
+		if !ok {
+			return nil, lexGiveUp
+		}
+		if l.emit {
+			l.attrs = append(l.attrs, xml.Attr{Name: an, Value: string(v)})
+		}
+	}
+}
+
+func (l *lexer) startElement(name xml.Name) xml.Token {
+	if !l.emit {
+		return nil
+	}
+	return xml.StartElement{Name: name, Attr: l.attrs}
+}
+
+// procInst reads a processing instruction; l.pos is just past "<?". Like
+// RawToken it refuses only an XML declaration naming a version other than
+// 1.0; an encoding declaration is accepted, because the walker reads every
+// declared encoding as UTF-8.
+func (l *lexer) procInst() (xml.Token, lexStatus) {
+	target, ok := l.name()
+	if !ok {
+		return nil, lexGiveUp
+	}
+	isXML := string(target) == "xml"
+	l.space()
+	end := bytes.Index(l.data[l.pos:], []byte("?>"))
+	if end < 0 {
+		return nil, lexGiveUp
+	}
+	body := l.data[l.pos : l.pos+end]
+	l.pos += end + 2
+	if isXML {
+		// RawToken's scan for version= is approximate; accept only the
+		// unambiguous shapes: no version, or exactly one and it is 1.0.
+		switch bytes.Count(body, []byte("version=")) {
+		case 0:
+		case 1:
+			k := bytes.Index(body, []byte("version=")) + len("version=")
+			v := body[k:]
+			if !bytes.HasPrefix(v, []byte(`"1.0"`)) && !bytes.HasPrefix(v, []byte(`'1.0'`)) {
+				return nil, lexGiveUp
+			}
+		default:
+			return nil, lexGiveUp
+		}
+	}
+	if !l.emit {
+		return nil, lexToken
+	}
+	return xml.ProcInst{Target: l.intern(target), Inst: body}, lexToken
+}
+
+// text reads character data up to the next '<' or the end.
+func (l *lexer) text() (xml.Token, lexStatus) {
+	v, ok := l.chars(0)
+	if !ok {
+		return nil, lexGiveUp
+	}
+	if !l.emit {
+		return nil, lexToken
+	}
+	return xml.CharData(v), lexToken
+}
+
+// chars reads character data (quote 0) or a quoted attribute value (quote
+// '"' or '\”; l.pos is past the opening quote, and the closing one is
+// consumed) as RawToken's text does: references replaced, "\r\n" and "\r"
+// read as "\n", every character valid UTF-8 in the XML Char range, and in
+// character data no "]]>". When emitting, the result is a slice of the part
+// if nothing was replaced, else of l.scratch.
+func (l *lexer) chars(quote byte) ([]byte, bool) {
+	start := l.pos
+	copied := false // the result is in l.scratch, not a slice of data
+	var b0, b1 byte // the two previous input bytes, as RawToken tracks them
+	for l.pos < len(l.data) {
+		b := l.data[l.pos]
+		switch {
+		case quote == 0 && b == '<':
+			return l.result(start, l.pos, copied), true
+		case quote != 0 && b == quote:
+			v := l.result(start, l.pos, copied)
+			l.pos++
+			return v, true
+		case b == '<':
+			return nil, false // unescaped < inside a quoted value
+		case quote == 0 && b == '>' && b0 == ']' && b1 == ']':
+			return nil, false // ]]> outside CDATA
+		case b == '&':
+			if l.emit && !copied {
+				l.scratch = append(l.scratch[:0], l.data[start:l.pos]...)
+				copied = true
+			}
+			if !l.reference() {
+				return nil, false
+			}
+			b0, b1 = 0, 0
+			continue
+		case b == '\r':
+			if l.emit && !copied {
+				l.scratch = append(l.scratch[:0], l.data[start:l.pos]...)
+				copied = true
+			}
+			if copied {
+				l.scratch = append(l.scratch, '\n')
+			}
+			l.pos++
+		case b == '\n' && b1 == '\r':
+			l.pos++ // the '\r' already stood for the pair
+		case b < utf8.RuneSelf:
+			if b < 0x20 && b != '\t' && b != '\n' {
+				return nil, false
+			}
+			if copied {
+				l.scratch = append(l.scratch, b)
+			}
+			l.pos++
+		default:
+			r, n := utf8.DecodeRune(l.data[l.pos:])
+			if r == utf8.RuneError && n == 1 || !inCharRange(r) {
+				return nil, false
+			}
+			if copied {
+				l.scratch = append(l.scratch, l.data[l.pos:l.pos+n]...)
+			}
+			l.pos += n
+		}
+		b0, b1 = b1, b
+	}
+	if quote != 0 {
+		return nil, false // unterminated value
+	}
+	return l.result(start, l.pos, copied), true
+}
+
+func (l *lexer) result(start, end int, copied bool) []byte {
+	switch {
+	case !l.emit:
+		return nil
+	case copied:
+		return l.scratch
+	}
+	return l.data[start:end]
+}
+
+// predefined are the entities RawToken knows without a declaration.
+var predefined = [...]struct {
+	name string
+	r    byte
+}{{"lt", '<'}, {"gt", '>'}, {"amp", '&'}, {"apos", '\''}, {"quot", '"'}}
+
+// reference reads "&name;" or "&#n;" / "&#xh;" at l.pos and, when
+// emitting, appends its character to l.scratch. It refuses what RawToken
+// refuses in Strict mode with no Entity map, and character references
+// outside the XML Char range, which RawToken refuses in its final check.
+func (l *lexer) reference() bool {
+	p := l.pos + 1
+	if p < len(l.data) && l.data[p] == '#' {
+		p++
+		base := rune(10)
+		if p < len(l.data) && l.data[p] == 'x' {
+			base = 16
+			p++
+		}
+		var r rune
+		digits := 0
+		for ; p < len(l.data); p++ {
+			d := hexDigit(l.data[p])
+			if d < 0 || d >= int(base) {
+				break
+			}
+			if r = r*base + rune(d); r > utf8.MaxRune {
+				return false
+			}
+			digits++
+		}
+		if digits == 0 || p >= len(l.data) || l.data[p] != ';' || !inCharRange(r) {
+			return false
+		}
+		if l.emit {
+			l.scratch = utf8.AppendRune(l.scratch, r)
+		}
+		l.pos = p + 1
+		return true
+	}
+	q := p
+	for q < len(l.data) && (isNameByte(l.data[q]) || l.data[q] >= utf8.RuneSelf) {
+		q++
+	}
+	if q >= len(l.data) || l.data[q] != ';' {
+		return false
+	}
+	for _, e := range predefined {
+		if string(l.data[p:q]) == e.name {
+			if l.emit {
+				l.scratch = append(l.scratch, e.r)
+			}
+			l.pos = q + 1
+			return true
+		}
+	}
+	return false
+}
+
+func hexDigit(c byte) int {
+	switch {
+	case '0' <= c && c <= '9':
+		return int(c - '0')
+	case 'a' <= c && c <= 'f':
+		return int(c-'a') + 10
+	case 'A' <= c && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
+}
+
+// inCharRange is the Char production of XML 1.0, as RawToken checks it.
+func inCharRange(r rune) bool {
+	return r == 0x09 || r == 0x0A || r == 0x0D ||
+		r >= 0x20 && r <= 0xD7FF ||
+		r >= 0xE000 && r <= 0xFFFD ||
+		r >= 0x10000 && r <= 0x10FFFF
+}
+
+// space skips what RawToken's space skips.
+func (l *lexer) space() {
+	for l.pos < len(l.data) {
+		switch l.data[l.pos] {
+		case ' ', '\r', '\n', '\t':
+			l.pos++
+		default:
+			return
+		}
+	}
+}
+
+// nsname reads a name and splits it at its colon as RawToken does: a
+// leading or trailing colon stays in Local, two colons are an error.
+func (l *lexer) nsname() (xml.Name, bool) {
+	s, ok := l.name()
+	if !ok {
+		return xml.Name{}, false
+	}
+	if !l.emit {
+		return xml.Name{}, bytes.Count(s, []byte(":")) <= 1
+	}
+	i := -1
+	for j := 0; j < len(s); j++ {
+		if s[j] == ':' {
+			if i >= 0 {
+				return xml.Name{}, false
+			}
+			i = j
+		}
+	}
+	if i <= 0 || i == len(s)-1 {
+		return xml.Name{Local: l.intern(s)}, true
+	}
+	return xml.Name{Space: l.intern(s[:i]), Local: l.intern(s[i+1:])}, true
+}
+
+// name reads an ASCII XML name; a non-ASCII byte gives up, since checking
+// it would need encoding/xml's Unicode name tables.
+func (l *lexer) name() ([]byte, bool) {
+	start := l.pos
+	if l.pos >= len(l.data) {
+		return nil, false
+	}
+	switch c := l.data[l.pos]; {
+	case 'A' <= c && c <= 'Z', 'a' <= c && c <= 'z', c == '_', c == ':':
+	default:
+		return nil, false
+	}
+	for l.pos++; l.pos < len(l.data); l.pos++ {
+		c := l.data[l.pos]
+		if c >= utf8.RuneSelf {
+			return nil, false
+		}
+		if !isNameByte(c) {
+			return l.data[start:l.pos], true
+		}
+	}
+	return nil, false // a name running to the end is an unexpected EOF
+}
+
+func isNameByte(c byte) bool {
+	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' ||
+		c == '_' || c == ':' || c == '.' || c == '-'
+}
+
+// intern returns b as a string from the part's name table, adding it while
+// the table is small.
+func (l *lexer) intern(b []byte) string {
+	if v, ok := l.names[string(b)]; ok {
+		return v
+	}
+	s := string(b)
+	if l.names == nil {
+		l.names = make(map[string]string)
+	}
+	if len(l.names) < maxInterned {
+		l.names[s] = s
+	}
+	return s
+}
