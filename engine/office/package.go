@@ -248,17 +248,18 @@ func (p *Package) Read(part *Part) []byte {
 		return nil
 	}
 	defer rc.Close()
-	var buf bytes.Buffer
-	// Grow by the declared size only when it is small: it is a hint from
+	// Size by the declared size only when it is small: it is a hint from
 	// the file, never an allocation the file can dictate.
+	size := 512
 	if hint := part.file.UncompressedSize64; hint > 0 && hint < 1<<20 {
-		buf.Grow(int(hint))
+		size = int(hint) + 1 // room for the read that meets the end
 	}
-	n, err := io.Copy(&buf, io.LimitReader(rc, limit+1))
-	if err != nil && !errors.Is(err, io.EOF) {
+	buf, err := readAll(io.LimitReader(rc, limit+1), size)
+	if err != nil {
 		part.failed = true
 		p.Zip.Unreadable = append(p.Zip.Unreadable, part.Name)
 	}
+	n := int64(len(buf))
 	if n > limit {
 		n = limit
 		part.truncated = true
@@ -268,8 +269,28 @@ func (p *Package) Read(part *Part) []byte {
 		}
 	}
 	p.Expanded += n
-	part.data = buf.Bytes()[:n]
+	part.data = buf[:n]
 	return part.data
+}
+
+// readAll is io.ReadAll starting from size bytes: with the right size, a
+// part is read into one allocation. What was read before an error is
+// returned with it; io.EOF is the end, not an error.
+func readAll(r io.Reader, size int) ([]byte, error) {
+	b := make([]byte, 0, size)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				err = nil
+			}
+			return b, err
+		}
+	}
 }
 
 // ReadName reads the part named name, or returns nil when it is absent.
