@@ -2,7 +2,6 @@ package office
 
 import (
 	"context"
-	"encoding/xml"
 	"net/url"
 	"path"
 	"sort"
@@ -26,11 +25,11 @@ func readContentTypes(ctx context.Context, p *Package) *contentTypes {
 	}
 	ct.present = true
 	w := newWalker(ctx, p.Read(part))
-	for tok := w.next(); tok != nil; tok = w.next() {
-		se, ok := tok.(xml.StartElement)
-		if !ok {
+	for k := w.next(); k != tokNone; k = w.next() {
+		if k != tokStart {
 			continue
 		}
+		se := w.start
 		switch se.Name.Local {
 		case "Default":
 			e, _ := attr(se, "Extension")
@@ -86,9 +85,9 @@ func readRels(ctx context.Context, p *Package) (rels []rel, malformed []string) 
 			continue
 		}
 		w := newWalker(ctx, p.Read(part))
-		for tok := w.next(); tok != nil; tok = w.next() {
-			se, ok := tok.(xml.StartElement)
-			if !ok || se.Name.Local != "Relationship" {
+		for k := w.next(); k != tokNone; k = w.next() {
+			se := w.start
+			if k != tokStart || se.Name.Local != "Relationship" {
 				continue
 			}
 			r := rel{Source: src}

@@ -23,21 +23,18 @@ import (
 type lexer struct {
 	data      []byte
 	pos       int
-	emit      bool
-	closing   bool // an EndElement for closeName is pending (self-closing tag)
+	out       *token // where tokens go; nil when only checking
+	closing   bool   // an EndElement for closeName is pending (self-closing tag)
 	closeName xml.Name
 	attrs     []xml.Attr
 	scratch   []byte
 	names     map[string]string
 }
 
-// lexStatus says how a lexer call ended.
-type lexStatus uint8
-
+// Besides the token kinds, the lexer ends a call with one of these.
 const (
-	lexToken lexStatus = iota
-	lexEOF
-	lexGiveUp // outside the subset, or an error encoding/xml would report
+	lexEOF    tokKind = iota + 100
+	lexGiveUp         // outside the subset, or an error encoding/xml would report
 )
 
 // maxInterned bounds the per-part name table; names past it are allocated.
@@ -48,7 +45,7 @@ const maxInterned = 512
 func acceptable(data []byte) bool {
 	l := lexer{data: data}
 	for {
-		switch _, st := l.next(); st {
+		switch l.next() {
 		case lexEOF:
 			return true
 		case lexGiveUp:
@@ -57,122 +54,122 @@ func acceptable(data []byte) bool {
 	}
 }
 
-func (l *lexer) next() (xml.Token, lexStatus) {
+func (l *lexer) next() tokKind {
 	if l.closing {
 		l.closing = false
-		if !l.emit {
-			return nil, lexToken
+		if l.out != nil {
+			l.out.end = xml.EndElement{Name: l.closeName}
 		}
-		return xml.EndElement{Name: l.closeName}, lexToken
+		return tokEnd
 	}
 	if l.pos >= len(l.data) {
-		return nil, lexEOF
+		return lexEOF
 	}
 	if l.data[l.pos] != '<' {
 		return l.text()
 	}
 	l.pos++
 	if l.pos >= len(l.data) {
-		return nil, lexGiveUp
+		return lexGiveUp
 	}
 	switch l.data[l.pos] {
 	case '/':
 		l.pos++
 		name, ok := l.nsname()
 		if !ok {
-			return nil, lexGiveUp
+			return lexGiveUp
 		}
 		l.space()
 		if l.pos >= len(l.data) || l.data[l.pos] != '>' {
-			return nil, lexGiveUp
+			return lexGiveUp
 		}
 		l.pos++
-		if !l.emit {
-			return nil, lexToken
+		if l.out != nil {
+			l.out.end = xml.EndElement{Name: name}
 		}
-		return xml.EndElement{Name: name}, lexToken
+		return tokEnd
 	case '?':
 		l.pos++
 		return l.procInst()
 	case '!':
-		return nil, lexGiveUp
+		return lexGiveUp
 	}
 	return l.start()
 }
 
 // start reads an element start tag; l.pos is just past '<'.
-func (l *lexer) start() (xml.Token, lexStatus) {
+func (l *lexer) start() tokKind {
 	name, ok := l.nsname()
 	if !ok {
-		return nil, lexGiveUp
+		return lexGiveUp
 	}
 	l.attrs = l.attrs[:0]
 	for {
 		l.space()
 		if l.pos >= len(l.data) {
-			return nil, lexGiveUp
+			return lexGiveUp
 		}
 		switch l.data[l.pos] {
 		case '/':
 			if l.pos+1 >= len(l.data) || l.data[l.pos+1] != '>' {
-				return nil, lexGiveUp
+				return lexGiveUp
 			}
 			l.pos += 2
 			l.closing, l.closeName = true, name
-			return l.startElement(name), lexToken
+			return l.startElement(name)
 		case '>':
 			l.pos++
-			return l.startElement(name), lexToken
+			return l.startElement(name)
 		}
 		an, ok := l.nsname()
 		if !ok {
-			return nil, lexGiveUp
+			return lexGiveUp
 		}
 		l.space()
 		if l.pos >= len(l.data) || l.data[l.pos] != '=' {
-			return nil, lexGiveUp
+			return lexGiveUp
 		}
 		l.pos++
 		l.space()
 		if l.pos >= len(l.data) {
-			return nil, lexGiveUp
+			return lexGiveUp
 		}
 		q := l.data[l.pos]
 		if q != '"' && q != '\'' {
-			return nil, lexGiveUp
+			return lexGiveUp
 		}
 		l.pos++
 		v, ok := l.chars(q)
 		if !ok {
-			return nil, lexGiveUp
+			return lexGiveUp
 		}
-		if l.emit {
+		if l.out != nil {
 			l.attrs = append(l.attrs, xml.Attr{Name: an, Value: string(v)})
 		}
 	}
 }
 
-func (l *lexer) startElement(name xml.Name) xml.Token {
-	if !l.emit {
-		return nil
+func (l *lexer) startElement(name xml.Name) tokKind {
+	if l.out != nil {
+		l.out.start = xml.StartElement{Name: name, Attr: l.attrs}
 	}
-	return xml.StartElement{Name: name, Attr: l.attrs}
+	return tokStart
 }
 
 // procInst reads a processing instruction; l.pos is just past "<?". Like
 // RawToken it refuses only an XML declaration naming a version other than
 // 1.0; an encoding declaration is accepted, because the walker reads every
 // declared encoding as UTF-8.
-func (l *lexer) procInst() (xml.Token, lexStatus) {
+func (l *lexer) procInst() tokKind {
 	target, ok := l.name()
 	if !ok {
-		return nil, lexGiveUp
+		return lexGiveUp
 	}
 	isXML := string(target) == "xml"
 	l.space()
 	end := bytes.Index(l.data[l.pos:], []byte("?>"))
 	if end < 0 {
-		return nil, lexGiveUp
+		return lexGiveUp
 	}
 	body := l.data[l.pos : l.pos+end]
 	l.pos += end + 2
@@ -185,28 +182,25 @@ func (l *lexer) procInst() (xml.Token, lexStatus) {
 			k := bytes.Index(body, []byte("version=")) + len("version=")
 			v := body[k:]
 			if !bytes.HasPrefix(v, []byte(`"1.0"`)) && !bytes.HasPrefix(v, []byte(`'1.0'`)) {
-				return nil, lexGiveUp
+				return lexGiveUp
 			}
 		default:
-			return nil, lexGiveUp
+			return lexGiveUp
 		}
 	}
-	if !l.emit {
-		return nil, lexToken
-	}
-	return xml.ProcInst{Target: l.intern(target), Inst: body}, lexToken
+	return tokOther
 }
 
 // text reads character data up to the next '<' or the end.
-func (l *lexer) text() (xml.Token, lexStatus) {
+func (l *lexer) text() tokKind {
 	v, ok := l.chars(0)
 	if !ok {
-		return nil, lexGiveUp
+		return lexGiveUp
 	}
-	if !l.emit {
-		return nil, lexToken
+	if l.out != nil {
+		l.out.text = v
 	}
-	return xml.CharData(v), lexToken
+	return tokText
 }
 
 // chars reads character data (quote 0) or a quoted attribute value (quote
@@ -233,7 +227,7 @@ func (l *lexer) chars(quote byte) ([]byte, bool) {
 		case quote == 0 && b == '>' && b0 == ']' && b1 == ']':
 			return nil, false // ]]> outside CDATA
 		case b == '&':
-			if l.emit && !copied {
+			if l.out != nil && !copied {
 				l.scratch = append(l.scratch[:0], l.data[start:l.pos]...)
 				copied = true
 			}
@@ -243,7 +237,7 @@ func (l *lexer) chars(quote byte) ([]byte, bool) {
 			b0, b1 = 0, 0
 			continue
 		case b == '\r':
-			if l.emit && !copied {
+			if l.out != nil && !copied {
 				l.scratch = append(l.scratch[:0], l.data[start:l.pos]...)
 				copied = true
 			}
@@ -281,7 +275,7 @@ func (l *lexer) chars(quote byte) ([]byte, bool) {
 
 func (l *lexer) result(start, end int, copied bool) []byte {
 	switch {
-	case !l.emit:
+	case l.out == nil:
 		return nil
 	case copied:
 		return l.scratch
@@ -323,7 +317,7 @@ func (l *lexer) reference() bool {
 		if digits == 0 || p >= len(l.data) || l.data[p] != ';' || !inCharRange(r) {
 			return false
 		}
-		if l.emit {
+		if l.out != nil {
 			l.scratch = utf8.AppendRune(l.scratch, r)
 		}
 		l.pos = p + 1
@@ -338,7 +332,7 @@ func (l *lexer) reference() bool {
 	}
 	for _, e := range predefined {
 		if string(l.data[p:q]) == e.name {
-			if l.emit {
+			if l.out != nil {
 				l.scratch = append(l.scratch, e.r)
 			}
 			l.pos = q + 1
@@ -387,7 +381,7 @@ func (l *lexer) nsname() (xml.Name, bool) {
 	if !ok {
 		return xml.Name{}, false
 	}
-	if !l.emit {
+	if l.out == nil {
 		return xml.Name{}, bytes.Count(s, []byte(":")) <= 1
 	}
 	i := -1

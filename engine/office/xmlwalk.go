@@ -19,11 +19,33 @@ type xmlLimitError struct{ what string }
 
 func (e *xmlLimitError) Error() string { return "office: xml " + e.what + " limit" }
 
+// tokKind is the kind of the walker's current token.
+type tokKind uint8
+
+const (
+	tokNone  tokKind = iota // no token: the end, malformed XML or a limit (w.err says which)
+	tokStart                // token.start
+	tokEnd                  // token.end
+	tokText                 // token.text
+	tokOther                // processing instruction, comment or directive
+)
+
+// token is the current token. Its fields are only valid until the next
+// call: text may be a slice of the part or of a reused buffer, and
+// start.Attr is reused too. Returning it by kind rather than as an
+// xml.Token keeps each token from being boxed on the heap.
+type token struct {
+	start xml.StartElement
+	end   xml.EndElement
+	text  xml.CharData
+}
+
 // walker streams one part's tokens with namespace prefixes left raw: OOXML
 // prefixes are conventional (w:, a:, p:), and matching on local names keeps
 // a renamed prefix from hiding an element while avoiding the cost of
 // namespace resolution on every token.
 type walker struct {
+	token
 	ctx    context.Context
 	lx     *lexer       // the fast path, when the part lies in its subset
 	d      *xml.Decoder // otherwise encoding/xml
@@ -33,33 +55,36 @@ type walker struct {
 }
 
 func newWalker(ctx context.Context, data []byte) *walker {
+	w := &walker{ctx: ctx}
 	if acceptable(data) {
-		return &walker{ctx: ctx, lx: &lexer{data: data, emit: true}}
+		w.lx = &lexer{data: data, out: &w.token}
+		return w
 	}
 	d := xml.NewDecoder(bytes.NewReader(data))
 	d.Strict = true
 	// Declared encodings other than UTF-8 are read as UTF-8: the engine
 	// wants structure, and a transcoder is attack surface it does not need.
 	d.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil }
-	return &walker{ctx: ctx, d: d}
+	w.d = d
+	return w
 }
 
-// next returns the next token, or nil at the end, on malformed XML or at a
-// limit (w.err says which). Char data is only valid until the next call.
-func (w *walker) next() xml.Token {
+// next moves to the next token and returns its kind, or tokNone at the
+// end, on malformed XML or at a limit (w.err says which).
+func (w *walker) next() tokKind {
 	if w.err != nil {
-		return nil
+		return tokNone
 	}
 	w.tokens++
 	if w.tokens > maxXMLTokens {
 		w.err = &xmlLimitError{"token"}
-		return nil
+		return tokNone
 	}
 	if w.tokens&0xFFF == 0 && w.ctx.Err() != nil {
 		w.err = w.ctx.Err()
-		return nil
+		return tokNone
 	}
-	tok, err := w.raw()
+	k, err := w.raw()
 	if err != nil {
 		if err != io.EOF {
 			w.err = err
@@ -68,35 +93,51 @@ func (w *walker) next() xml.Token {
 			// unclosed shows only as nesting that never returns to zero.
 			w.err = &xmlLimitError{"balance"}
 		}
-		return nil
+		return tokNone
 	}
-	switch tok.(type) {
-	case xml.StartElement:
+	switch k {
+	case tokStart:
 		w.depth++
 		if w.depth > maxXMLDepth {
 			w.err = &xmlLimitError{"depth"}
-			return nil
+			return tokNone
 		}
-	case xml.EndElement:
+	case tokEnd:
 		w.depth--
 	}
-	return tok
+	return k
 }
 
-// raw returns the next token of whichever reader the part got. The lexer
+// raw reads the next token with whichever reader the part got. The lexer
 // cannot give up on a part acceptable said it reads whole; if it ever did,
 // the part is reported as malformed rather than read differently.
-func (w *walker) raw() (xml.Token, error) {
-	if w.lx == nil {
-		return w.d.RawToken()
+func (w *walker) raw() (tokKind, error) {
+	if w.lx != nil {
+		switch k := w.lx.next(); k {
+		case lexEOF:
+			return tokNone, io.EOF
+		case lexGiveUp:
+			return tokNone, &xmlLimitError{"lexer"}
+		default:
+			return k, nil
+		}
 	}
-	switch tok, st := w.lx.next(); st {
-	case lexToken:
-		return tok, nil
-	case lexEOF:
-		return nil, io.EOF
+	tok, err := w.d.RawToken()
+	if err != nil {
+		return tokNone, err
 	}
-	return nil, &xmlLimitError{"lexer"}
+	switch t := tok.(type) {
+	case xml.StartElement:
+		w.start = t
+		return tokStart, nil
+	case xml.EndElement:
+		w.end = t
+		return tokEnd, nil
+	case xml.CharData:
+		w.text = t
+		return tokText, nil
+	}
+	return tokOther, nil
 }
 
 // malformed reports whether the walk ended on anything but a clean EOF or a
