@@ -72,7 +72,7 @@ func readProps(ctx context.Context, p *Package) (props, []string) {
 			switch k {
 			case tokStart:
 				if w.start.Name.Local == "property" {
-					cur, _ = attr(w.start, "name")
+					cur, _ = w.attr("name")
 					typ = ""
 					buf.Reset()
 				} else if w.depth == 3 {

@@ -29,18 +29,17 @@ func readContentTypes(ctx context.Context, p *Package) *contentTypes {
 		if k != tokStart {
 			continue
 		}
-		se := w.start
-		switch se.Name.Local {
+		switch w.start.Name.Local {
 		case "Default":
-			e, _ := attr(se, "Extension")
-			c, _ := attr(se, "ContentType")
+			e, _ := w.attr("Extension")
+			c, _ := w.attr("ContentType")
 			e = strings.ToLower(strings.TrimSpace(e))
 			if _, dup := ct.defaults[e]; !dup && e != "" {
 				ct.defaults[e] = normaliseCT(c)
 			}
 		case "Override":
-			n, _ := attr(se, "PartName")
-			c, _ := attr(se, "ContentType")
+			n, _ := w.attr("PartName")
+			c, _ := w.attr("ContentType")
 			n = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(n), "/"))
 			if _, dup := ct.overrides[n]; !dup && n != "" {
 				ct.overrides[n] = normaliseCT(c)
@@ -86,17 +85,16 @@ func readRels(ctx context.Context, p *Package) (rels []rel, malformed []string) 
 		}
 		w := newWalker(ctx, p.Read(part))
 		for k := w.next(); k != tokNone; k = w.next() {
-			se := w.start
-			if k != tokStart || se.Name.Local != "Relationship" {
+			if k != tokStart || w.start.Name.Local != "Relationship" {
 				continue
 			}
 			r := rel{Source: src}
-			r.ID, _ = attr(se, "Id")
-			typ, _ := attr(se, "Type")
+			r.ID, _ = w.attr("Id")
+			typ, _ := w.attr("Type")
 			typ = strings.TrimSpace(typ)
 			r.Type = typ[strings.LastIndexByte(typ, '/')+1:]
-			r.Target, _ = attr(se, "Target")
-			mode, _ := attr(se, "TargetMode")
+			r.Target, _ = w.attr("Target")
+			mode, _ := w.attr("TargetMode")
 			r.External = strings.EqualFold(strings.TrimSpace(mode), "External")
 			if !r.External {
 				r.Resolved = resolveTarget(src, r.Target)

@@ -84,7 +84,7 @@ func scanRevisionLog(ctx context.Context, data []byte, m *revisionMarks) bool {
 		case tokStart:
 			switch w.start.Name.Local {
 			case "header":
-				if v, ok := attr(w.start, "userName"); ok {
+				if v, ok := w.attr("userName"); ok {
 					m.addAuthor(v)
 				}
 			case "rcc":
@@ -95,7 +95,7 @@ func scanRevisionLog(ctx context.Context, data []byte, m *revisionMarks) bool {
 			case "v", "t":
 				inValue = inOld
 			case "rrc":
-				if act, _ := attr(w.start, "action"); strings.HasPrefix(act, "delete") {
+				if act, _ := w.attr("action"); strings.HasPrefix(act, "delete") {
 					m.del++
 				} else {
 					m.ins++

@@ -28,7 +28,7 @@ func (a *analysis) scanPowerPoint() {
 			}
 			continue
 		}
-		if v, has := attr(w.start, "show"); !has || truthy(v) {
+		if v, has := w.attr("show"); !has || truthy(v) {
 			continue
 		}
 		a.ppt.hiddenSlides++

@@ -2,7 +2,6 @@ package office
 
 import (
 	"context"
-	"encoding/xml"
 	"strings"
 )
 
@@ -84,33 +83,33 @@ func scanWordStory(ctx context.Context, data []byte, s *wordScan) bool {
 				inRun, runHidden = true, false
 				runText.Reset()
 			case "vanish", "specVanish":
-				if inRun && onOff(w.start) {
+				if inRun && w.onOff() {
 					runHidden = true
 				}
 			case "t", "delText", "instrText":
 				textEl = l
 			case "ins":
 				s.ins++
-				s.author(w.start)
+				s.author(w)
 			case "del", "moveFrom":
 				if l == "del" {
 					s.del++
 				} else {
 					s.moveFrom++
 				}
-				s.author(w.start)
+				s.author(w)
 				delDepth++
 			case "moveTo":
 				s.moveTo++
-				s.author(w.start)
+				s.author(w)
 			case "fldSimple":
-				if v, ok := attr(w.start, "instr"); ok {
+				if v, ok := w.attr("instr"); ok {
 					s.field(v)
 				}
 			default:
 				if strings.HasSuffix(l, "PrChange") {
 					s.formatting++
-					s.author(w.start)
+					s.author(w)
 				}
 			}
 		case tokText:
@@ -172,8 +171,8 @@ func scanWordStory(ctx context.Context, data []byte, s *wordScan) bool {
 	return w.malformed()
 }
 
-func (s *wordScan) author(se xml.StartElement) {
-	if v, ok := attr(se, "author"); ok {
+func (s *wordScan) author(w *walker) {
+	if v, ok := w.attr("author"); ok {
 		s.addAuthor(v)
 	}
 }

@@ -28,17 +28,16 @@ func (a *analysis) scanExcel() {
 			if k != tokStart {
 				continue
 			}
-			se := w.start
-			switch se.Name.Local {
+			switch w.start.Name.Local {
 			case "sheet":
-				switch st, _ := attr(se, "state"); st {
+				switch st, _ := w.attr("state"); st {
 				case "hidden":
 					a.xl.hiddenSheets++
 				case "veryHidden":
 					a.xl.veryHiddenSheets++
 				}
 			case "definedName":
-				if n, _ := attr(se, "name"); strings.HasPrefix(strings.ToLower(n), "_xlnm.auto_") {
+				if n, _ := w.attr("name"); strings.HasPrefix(strings.ToLower(n), "_xlnm.auto_") {
 					a.xl.autoOpenNames++
 				}
 			}
@@ -97,21 +96,21 @@ func scanSheet(ctx context.Context, data []byte, s *xlScan) bool {
 		case tokStart:
 			switch w.start.Name.Local {
 			case "col":
-				if h, _ := attr(w.start, "hidden"); truthy(h) && len(hiddenCols) < 1024 {
-					lo, _ := attr(w.start, "min")
-					hi, _ := attr(w.start, "max")
+				if h, _ := w.attr("hidden"); truthy(h) && len(hiddenCols) < 1024 {
+					lo, _ := w.attr("min")
+					hi, _ := w.attr("max")
 					l, _ := strconv.Atoi(lo)
 					m, _ := strconv.Atoi(hi)
 					hiddenCols = append(hiddenCols, colRange{l, m})
 				}
 			case "row":
-				h, _ := attr(w.start, "hidden")
+				h, _ := w.attr("hidden")
 				rowHidden = truthy(h)
 			case "c":
 				inCell = true
-				ref, _ := attr(w.start, "r")
+				ref, _ := w.attr("r")
 				cellCol = colIndex(ref)
-				typ, _ := attr(w.start, "t")
+				typ, _ := w.attr("t")
 				cellShared = typ == "s"
 				val.Reset()
 			case "v", "t":

@@ -17,18 +17,18 @@ import (
 // runs the lexer over the part without emitting (acceptable), and only
 // then lets it emit tokens.
 //
-// Names are interned per part and character data without references or
-// carriage returns is a slice of the part: a token's CharData and Attr are
-// only valid until the next call, as with RawToken's CharData.
+// Names are interned per part, character data without references or
+// carriage returns is a slice of the part, and attribute values become
+// strings only when asked for: a token is only valid until the next call.
 type lexer struct {
 	data      []byte
 	pos       int
 	out       *token // where tokens go; nil when only checking
 	closing   bool   // an EndElement for closeName is pending (self-closing tag)
 	closeName xml.Name
-	attrs     []xml.Attr
+	attrs     []lexAttr
 	scratch   []byte
-	names     map[string]string
+	names     *[nameSlots]string // interned names, allocated by the emitting pass
 }
 
 // Besides the token kinds, the lexer ends a call with one of these.
@@ -37,8 +37,14 @@ const (
 	lexGiveUp         // outside the subset, or an error encoding/xml would report
 )
 
-// maxInterned bounds the per-part name table; names past it are allocated.
-const maxInterned = 512
+// nameSlots is the size of the direct-mapped name table: OOXML parts use a
+// few dozen element and attribute names, so collisions are rare, and a
+// collision costs only an allocation.
+const nameSlots = 256
+
+// nameTableMin is the part size from which the table pays for itself;
+// smaller parts allocate their few names.
+const nameTableMin = 8 << 10
 
 // acceptable reports whether the lexer reads the whole of data, that is,
 // whether data lies in its subset and encoding/xml reads it without error.
@@ -55,6 +61,7 @@ func acceptable(data []byte) bool {
 }
 
 func (l *lexer) next() tokKind {
+	l.scratch = l.scratch[:0] // the previous token's values expire now
 	if l.closing {
 		l.closing = false
 		if l.out != nil {
@@ -144,14 +151,32 @@ func (l *lexer) start() tokKind {
 			return lexGiveUp
 		}
 		if l.out != nil {
-			l.attrs = append(l.attrs, xml.Attr{Name: an, Value: string(v)})
+			l.attrs = append(l.attrs, lexAttr{name: an, value: v})
 		}
 	}
 }
 
+// lexAttr is an attribute of the current start tag; its value is turned
+// into a string only when a walker asks for it.
+type lexAttr struct {
+	name  xml.Name
+	value span
+}
+
+// attr returns the value of the current start tag's first attribute with
+// the local name, as the walker's attr does.
+func (l *lexer) attr(local string) (string, bool) {
+	for _, a := range l.attrs {
+		if a.name.Local == local {
+			return string(l.bytes(a.value)), true
+		}
+	}
+	return "", false
+}
+
 func (l *lexer) startElement(name xml.Name) tokKind {
 	if l.out != nil {
-		l.out.start = xml.StartElement{Name: name, Attr: l.attrs}
+		l.out.start = xml.StartElement{Name: name}
 	}
 	return tokStart
 }
@@ -198,50 +223,89 @@ func (l *lexer) text() tokKind {
 		return lexGiveUp
 	}
 	if l.out != nil {
-		l.out.text = v
+		l.out.text = l.bytes(v)
 	}
 	return tokText
 }
 
+// span is where a value read by chars lies: in the part, or in l.scratch
+// when a reference or a carriage return was replaced.
+type span struct {
+	lo, hi int
+	copied bool
+}
+
+func (l *lexer) bytes(v span) []byte {
+	if v.copied {
+		return l.scratch[v.lo:v.hi]
+	}
+	return l.data[v.lo:v.hi]
+}
+
+// plain are the bytes chars passes over without a decision: printable
+// ASCII other than markup, references, quotes and the "]]>" sequence.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = true
+	}
+	for _, c := range []byte("<>&]\"'") {
+		t[c] = false
+	}
+	return t
+}()
+
 // chars reads character data (quote 0) or a quoted attribute value (quote
-// '"' or '\”; l.pos is past the opening quote, and the closing one is
+// '"' or the apostrophe; l.pos is past the opening quote, and the closing one is
 // consumed) as RawToken's text does: references replaced, "\r\n" and "\r"
 // read as "\n", every character valid UTF-8 in the XML Char range, and in
-// character data no "]]>". When emitting, the result is a slice of the part
-// if nothing was replaced, else of l.scratch.
-func (l *lexer) chars(quote byte) ([]byte, bool) {
+// character data no "]]>". When emitting, a value with a replacement is
+// appended to l.scratch.
+func (l *lexer) chars(quote byte) (span, bool) {
 	start := l.pos
-	copied := false // the result is in l.scratch, not a slice of data
+	v := span{lo: start}
+	emit := l.out != nil
+	copyFrom := func() {
+		if emit && !v.copied {
+			v = span{lo: len(l.scratch), copied: true}
+			l.scratch = append(l.scratch, l.data[start:l.pos]...)
+		}
+	}
 	var b0, b1 byte // the two previous input bytes, as RawToken tracks them
 	for l.pos < len(l.data) {
 		b := l.data[l.pos]
+		if plain[b] {
+			run := l.pos
+			for l.pos++; l.pos < len(l.data) && plain[l.data[l.pos]]; l.pos++ {
+			}
+			if v.copied {
+				l.scratch = append(l.scratch, l.data[run:l.pos]...)
+			}
+			// No plain byte is ']' or '\r', so what the two previous
+			// bytes decide next is as if there were none.
+			b0, b1 = 0, 0
+			continue
+		}
 		switch {
 		case quote == 0 && b == '<':
-			return l.result(start, l.pos, copied), true
+			return l.end(v), true
 		case quote != 0 && b == quote:
-			v := l.result(start, l.pos, copied)
+			v = l.end(v)
 			l.pos++
 			return v, true
 		case b == '<':
-			return nil, false // unescaped < inside a quoted value
+			return v, false // unescaped < inside a quoted value
 		case quote == 0 && b == '>' && b0 == ']' && b1 == ']':
-			return nil, false // ]]> outside CDATA
+			return v, false // ]]> outside CDATA
 		case b == '&':
-			if l.out != nil && !copied {
-				l.scratch = append(l.scratch[:0], l.data[start:l.pos]...)
-				copied = true
-			}
+			copyFrom()
 			if !l.reference() {
-				return nil, false
+				return v, false
 			}
 			b0, b1 = 0, 0
 			continue
 		case b == '\r':
-			if l.out != nil && !copied {
-				l.scratch = append(l.scratch[:0], l.data[start:l.pos]...)
-				copied = true
-			}
-			if copied {
+			copyFrom()
+			if v.copied {
 				l.scratch = append(l.scratch, '\n')
 			}
 			l.pos++
@@ -249,18 +313,18 @@ func (l *lexer) chars(quote byte) ([]byte, bool) {
 			l.pos++ // the '\r' already stood for the pair
 		case b < utf8.RuneSelf:
 			if b < 0x20 && b != '\t' && b != '\n' {
-				return nil, false
+				return v, false
 			}
-			if copied {
+			if v.copied {
 				l.scratch = append(l.scratch, b)
 			}
 			l.pos++
 		default:
 			r, n := utf8.DecodeRune(l.data[l.pos:])
 			if r == utf8.RuneError && n == 1 || !inCharRange(r) {
-				return nil, false
+				return v, false
 			}
-			if copied {
+			if v.copied {
 				l.scratch = append(l.scratch, l.data[l.pos:l.pos+n]...)
 			}
 			l.pos += n
@@ -268,19 +332,19 @@ func (l *lexer) chars(quote byte) ([]byte, bool) {
 		b0, b1 = b1, b
 	}
 	if quote != 0 {
-		return nil, false // unterminated value
+		return v, false // unterminated value
 	}
-	return l.result(start, l.pos, copied), true
+	return l.end(v), true
 }
 
-func (l *lexer) result(start, end int, copied bool) []byte {
-	switch {
-	case l.out == nil:
-		return nil
-	case copied:
-		return l.scratch
+// end closes the span v at the current position.
+func (l *lexer) end(v span) span {
+	if v.copied {
+		v.hi = len(l.scratch)
+	} else {
+		v.hi = l.pos
 	}
-	return l.data[start:end]
+	return v
 }
 
 // predefined are the entities RawToken knows without a declaration.
@@ -382,7 +446,7 @@ func (l *lexer) nsname() (xml.Name, bool) {
 		return xml.Name{}, false
 	}
 	if l.out == nil {
-		return xml.Name{}, bytes.Count(s, []byte(":")) <= 1
+		return xml.Name{}, bytes.IndexByte(s, ':') == bytes.LastIndexByte(s, ':')
 	}
 	i := -1
 	for j := 0; j < len(s); j++ {
@@ -428,18 +492,25 @@ func isNameByte(c byte) bool {
 		c == '_' || c == ':' || c == '.' || c == '-'
 }
 
-// intern returns b as a string from the part's name table, adding it while
-// the table is small.
+// intern returns b as a string, from the part's name table when b is there
+// and otherwise entering it.
 func (l *lexer) intern(b []byte) string {
-	if v, ok := l.names[string(b)]; ok {
-		return v
+	if len(b) == 0 {
+		return ""
 	}
-	s := string(b)
 	if l.names == nil {
-		l.names = make(map[string]string)
+		if len(l.data) < nameTableMin {
+			return string(b)
+		}
+		l.names = new([nameSlots]string)
 	}
-	if len(l.names) < maxInterned {
-		l.names[s] = s
+	h := uint(len(b))*31 + uint(b[0])*7 + uint(b[len(b)-1])
+	if len(b) > 2 {
+		h = h*131 + uint(b[len(b)-2])
 	}
-	return s
+	slot := &l.names[h%nameSlots]
+	if *slot != string(b) {
+		*slot = string(b)
+	}
+	return *slot
 }

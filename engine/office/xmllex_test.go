@@ -35,7 +35,11 @@ func lexTokens(data []byte) []string {
 	for {
 		switch l.next() {
 		case tokStart:
-			out = append(out, renderToken(cur.start))
+			se := cur.start
+			for _, a := range l.attrs {
+				se.Attr = append(se.Attr, xml.Attr{Name: a.name, Value: string(l.bytes(a.value))})
+			}
+			out = append(out, renderToken(se))
 		case tokEnd:
 			out = append(out, renderToken(cur.end))
 		case tokText:

@@ -31,8 +31,8 @@ const (
 )
 
 // token is the current token. Its fields are only valid until the next
-// call: text may be a slice of the part or of a reused buffer, and
-// start.Attr is reused too. Returning it by kind rather than as an
+// call: text may be a slice of the part or of a reused buffer. Attributes
+// are read with walker.attr (start.Attr is empty on the lexer's path). Returning it by kind rather than as an
 // xml.Token keeps each token from being boxed on the heap.
 type token struct {
 	start xml.StartElement
@@ -146,8 +146,13 @@ func (w *walker) malformed() bool {
 	return w.err != nil && w.err != context.Canceled && w.err != context.DeadlineExceeded
 }
 
-func attr(se xml.StartElement, local string) (string, bool) {
-	for _, a := range se.Attr {
+// attr returns the value of the current start element's first attribute
+// with the local name (prefixes are left raw, as for elements).
+func (w *walker) attr(local string) (string, bool) {
+	if w.lx != nil {
+		return w.lx.attr(local)
+	}
+	for _, a := range w.start.Attr {
 		if a.Name.Local == local {
 			return a.Value, true
 		}
@@ -155,10 +160,11 @@ func attr(se xml.StartElement, local string) (string, bool) {
 	return "", false
 }
 
-// onOff reads an OOXML boolean attribute: absent or any value other than a
-// false spelling means on (w:vanish with no w:val is on).
-func onOff(se xml.StartElement) bool {
-	v, ok := attr(se, "val")
+// onOff reads an OOXML boolean attribute of the current start element:
+// absent or any value other than a false spelling means on (w:vanish with
+// no w:val is on).
+func (w *walker) onOff() bool {
+	v, ok := w.attr("val")
 	if !ok {
 		return true
 	}
