@@ -12,10 +12,9 @@ import (
 // references, the XML declaration and other processing instructions. On
 // that subset it yields exactly the tokens RawToken yields. Anything else
 // (comments, CDATA, DOCTYPE, non-ASCII names, any syntax error) makes it
-// give up, and the walker then reads the whole part with encoding/xml, so
-// what a report says never depends on which reader ran: newWalker first
-// runs the lexer over the part without emitting (acceptable), and only
-// then lets it emit tokens.
+// give up before producing a token, and the walker goes on with
+// encoding/xml (walker.raw), so what a report says never depends on which
+// reader ran.
 //
 // Names are interned per part, character data without references or
 // carriage returns is a slice of the part, and attribute values become
@@ -23,12 +22,12 @@ import (
 type lexer struct {
 	data      []byte
 	pos       int
-	out       *token // where tokens go; nil when only checking
+	out       *token // where tokens go
 	closing   bool   // an EndElement for closeName is pending (self-closing tag)
 	closeName xml.Name
 	attrs     []lexAttr
 	scratch   []byte
-	names     *[nameSlots]string // interned names, allocated by the emitting pass
+	names     *[nameSlots]string // interned names, allocated on large parts
 }
 
 // Besides the token kinds, the lexer ends a call with one of these.
@@ -46,27 +45,11 @@ const nameSlots = 256
 // smaller parts allocate their few names.
 const nameTableMin = 8 << 10
 
-// acceptable reports whether the lexer reads the whole of data, that is,
-// whether data lies in its subset and encoding/xml reads it without error.
-func acceptable(data []byte) bool {
-	l := lexer{data: data}
-	for {
-		switch l.next() {
-		case lexEOF:
-			return true
-		case lexGiveUp:
-			return false
-		}
-	}
-}
-
 func (l *lexer) next() tokKind {
 	l.scratch = l.scratch[:0] // the previous token's values expire now
 	if l.closing {
 		l.closing = false
-		if l.out != nil {
-			l.out.end = xml.EndElement{Name: l.closeName}
-		}
+		l.out.end = xml.EndElement{Name: l.closeName}
 		return tokEnd
 	}
 	if l.pos >= len(l.data) {
@@ -91,9 +74,7 @@ func (l *lexer) next() tokKind {
 			return lexGiveUp
 		}
 		l.pos++
-		if l.out != nil {
-			l.out.end = xml.EndElement{Name: name}
-		}
+		l.out.end = xml.EndElement{Name: name}
 		return tokEnd
 	case '?':
 		l.pos++
@@ -150,9 +131,7 @@ func (l *lexer) start() tokKind {
 		if !ok {
 			return lexGiveUp
 		}
-		if l.out != nil {
-			l.attrs = append(l.attrs, lexAttr{name: an, value: v})
-		}
+		l.attrs = append(l.attrs, lexAttr{name: an, value: v})
 	}
 }
 
@@ -175,9 +154,7 @@ func (l *lexer) attr(local string) (string, bool) {
 }
 
 func (l *lexer) startElement(name xml.Name) tokKind {
-	if l.out != nil {
-		l.out.start = xml.StartElement{Name: name}
-	}
+	l.out.start = xml.StartElement{Name: name}
 	return tokStart
 }
 
@@ -222,9 +199,7 @@ func (l *lexer) text() tokKind {
 	if !ok {
 		return lexGiveUp
 	}
-	if l.out != nil {
-		l.out.text = l.bytes(v)
-	}
+	l.out.text = l.bytes(v)
 	return tokText
 }
 
@@ -258,14 +233,13 @@ var plain = func() (t [256]bool) {
 // '"' or the apostrophe; l.pos is past the opening quote, and the closing one is
 // consumed) as RawToken's text does: references replaced, "\r\n" and "\r"
 // read as "\n", every character valid UTF-8 in the XML Char range, and in
-// character data no "]]>". When emitting, a value with a replacement is
-// appended to l.scratch.
+// character data no "]]>". A value with a replacement is appended to
+// l.scratch.
 func (l *lexer) chars(quote byte) (span, bool) {
 	start := l.pos
 	v := span{lo: start}
-	emit := l.out != nil
 	copyFrom := func() {
-		if emit && !v.copied {
+		if !v.copied {
 			v = span{lo: len(l.scratch), copied: true}
 			l.scratch = append(l.scratch, l.data[start:l.pos]...)
 		}
@@ -353,8 +327,8 @@ var predefined = [...]struct {
 	r    byte
 }{{"lt", '<'}, {"gt", '>'}, {"amp", '&'}, {"apos", '\''}, {"quot", '"'}}
 
-// reference reads "&name;" or "&#n;" / "&#xh;" at l.pos and, when
-// emitting, appends its character to l.scratch. It refuses what RawToken
+// reference reads "&name;" or "&#n;" / "&#xh;" at l.pos and appends its
+// character to l.scratch. It refuses what RawToken
 // refuses in Strict mode with no Entity map, and character references
 // outside the XML Char range, which RawToken refuses in its final check.
 func (l *lexer) reference() bool {
@@ -381,9 +355,7 @@ func (l *lexer) reference() bool {
 		if digits == 0 || p >= len(l.data) || l.data[p] != ';' || !inCharRange(r) {
 			return false
 		}
-		if l.out != nil {
-			l.scratch = utf8.AppendRune(l.scratch, r)
-		}
+		l.scratch = utf8.AppendRune(l.scratch, r)
 		l.pos = p + 1
 		return true
 	}
@@ -396,9 +368,7 @@ func (l *lexer) reference() bool {
 	}
 	for _, e := range predefined {
 		if string(l.data[p:q]) == e.name {
-			if l.out != nil {
-				l.scratch = append(l.scratch, e.r)
-			}
+			l.scratch = append(l.scratch, e.r)
 			l.pos = q + 1
 			return true
 		}
@@ -444,9 +414,6 @@ func (l *lexer) nsname() (xml.Name, bool) {
 	s, ok := l.name()
 	if !ok {
 		return xml.Name{}, false
-	}
-	if l.out == nil {
-		return xml.Name{}, bytes.IndexByte(s, ':') == bytes.LastIndexByte(s, ':')
 	}
 	i := -1
 	for j := 0; j < len(s); j++ {

@@ -47,25 +47,18 @@ type token struct {
 type walker struct {
 	token
 	ctx    context.Context
-	lx     *lexer       // the fast path, when the part lies in its subset
-	d      *xml.Decoder // otherwise encoding/xml
+	data   []byte
+	lx     *lexer       // the fast path, until the part leaves its subset
+	lexed  int          // tokens the lexer produced
+	d      *xml.Decoder // encoding/xml, once the lexer gave up
 	depth  int
 	tokens int
 	err    error // first error: malformed XML or a limit
 }
 
 func newWalker(ctx context.Context, data []byte) *walker {
-	w := &walker{ctx: ctx}
-	if acceptable(data) {
-		w.lx = &lexer{data: data, out: &w.token}
-		return w
-	}
-	d := xml.NewDecoder(bytes.NewReader(data))
-	d.Strict = true
-	// Declared encodings other than UTF-8 are read as UTF-8: the engine
-	// wants structure, and a transcoder is attack surface it does not need.
-	d.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil }
-	w.d = d
+	w := &walker{ctx: ctx, data: data}
+	w.lx = &lexer{data: data, out: &w.token}
 	return w
 }
 
@@ -108,17 +101,25 @@ func (w *walker) next() tokKind {
 	return k
 }
 
-// raw reads the next token with whichever reader the part got. The lexer
-// cannot give up on a part acceptable said it reads whole; if it ever did,
-// the part is reported as malformed rather than read differently.
+// raw reads the next token, with the lexer while it can. When it gives up,
+// encoding/xml reads the part from the start and the tokens the lexer
+// already produced are skipped: up to the lexer's last token the two read
+// the same tokens, so consumers see one stream whichever reader ends it.
 func (w *walker) raw() (tokKind, error) {
 	if w.lx != nil {
 		switch k := w.lx.next(); k {
 		case lexEOF:
 			return tokNone, io.EOF
 		case lexGiveUp:
-			return tokNone, &xmlLimitError{"lexer"}
+			w.lx = nil
+			w.d = newDecoder(w.data)
+			for range w.lexed {
+				if _, err := w.d.RawToken(); err != nil {
+					return tokNone, err
+				}
+			}
 		default:
+			w.lexed++
 			return k, nil
 		}
 	}
@@ -138,6 +139,16 @@ func (w *walker) raw() (tokKind, error) {
 		return tokText, nil
 	}
 	return tokOther, nil
+}
+
+// newDecoder is encoding/xml set up as the walker reads: strict, and
+// declared encodings other than UTF-8 read as UTF-8, since the engine wants
+// structure and a transcoder is attack surface it does not need.
+func newDecoder(data []byte) *xml.Decoder {
+	d := xml.NewDecoder(bytes.NewReader(data))
+	d.Strict = true
+	d.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil }
+	return d
 }
 
 // malformed reports whether the walk ended on anything but a clean EOF or a
