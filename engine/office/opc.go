@@ -51,11 +51,11 @@ func readContentTypes(ctx context.Context, p *Package) *contentTypes {
 }
 
 // of returns the declared content type of a part, "" when undeclared.
-func (c *contentTypes) of(name string) string {
-	if v, ok := c.overrides[strings.ToLower(name)]; ok {
+func (c *contentTypes) of(p *Part) string {
+	if v, ok := c.overrides[p.lower]; ok {
 		return v
 	}
-	return c.defaults[ext(name)]
+	return c.defaults[ext(p.lower)]
 }
 
 func normaliseCT(ct string) string {

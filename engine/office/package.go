@@ -34,6 +34,7 @@ const (
 type Part struct {
 	// Name is the OPC part name without the leading slash, as stored.
 	Name      string
+	lower     string // Name lower-cased, the form lookups compare
 	file      *zip.File
 	data      []byte
 	read      bool
@@ -132,7 +133,7 @@ func OpenPackage(data []byte, budget int64) *Package {
 		if u, c := f.UncompressedSize64, f.CompressedSize64; u > MaxPartBytes || u > 1<<20 && c > 0 && u/c > 1000 {
 			p.Zip.DeclaredBombs = append(p.Zip.DeclaredBombs, name)
 		}
-		part := &Part{Name: pn, file: f}
+		part := &Part{Name: pn, lower: key, file: f}
 		p.Parts = append(p.Parts, part)
 		if _, dup := p.byName[key]; !dup {
 			p.byName[key] = part
@@ -301,7 +302,7 @@ func (p *Package) ReadName(name string) []byte { return p.Read(p.Lookup(name)) }
 func (p *Package) Matching(prefix, suffix string) []*Part {
 	var out []*Part
 	for _, part := range p.Parts {
-		n := strings.ToLower(part.Name)
+		n := part.lower
 		if strings.HasPrefix(n, prefix) && strings.HasSuffix(n, suffix) && p.byName[n] == part {
 			out = append(out, part)
 		}
