@@ -32,8 +32,9 @@ const (
 
 // token is the current token. Its fields are only valid until the next
 // call: text may be a slice of the part or of a reused buffer. Attributes
-// are read with walker.attr (start.Attr is empty on the lexer's path). Returning it by kind rather than as an
-// xml.Token keeps each token from being boxed on the heap.
+// are read with walker.attr (start.Attr is empty on the lexer's path).
+// Returning the kind rather than an xml.Token keeps each token from being
+// boxed on the heap.
 type token struct {
 	start xml.StartElement
 	end   xml.EndElement
