@@ -131,15 +131,22 @@ func BenchmarkSniff(b *testing.B) {
 	b.ReportMetric(float64(unknown), "unknown/op")
 }
 
-func BenchmarkInspectPDF(b *testing.B) { benchInspect(b, false) }
+func BenchmarkInspectPDF(b *testing.B) { benchInspect(b, false, benchPDFCategories...) }
 
-func BenchmarkInspectPDFTriage(b *testing.B) { benchInspect(b, true) }
+func BenchmarkInspectPDFTriage(b *testing.B) { benchInspect(b, true, benchPDFCategories...) }
 
-// benchInspect runs engine.Inspect over every file of benchPDFCategories.
+// BenchmarkInspectOffice and BenchmarkInspectImages sweep the office and
+// image corpus through engine.Inspect, sniffing included. Files the engine
+// cannot read (legacy binary Office, JPEG XL ...) are counted as refusals.
+func BenchmarkInspectOffice(b *testing.B) { benchInspect(b, false, "office") }
+
+func BenchmarkInspectImages(b *testing.B) { benchInspect(b, false, "image") }
+
+// benchInspect runs engine.Inspect over every file of the categories.
 // Refusals (ErrUnreadable) and other errors are counted per sweep, as is the
 // decompressed volume (summary.cost.expandedBytes) of the reports.
-func benchInspect(b *testing.B, triage bool) {
-	files := benchLoad(b, benchPDFCategories...)
+func benchInspect(b *testing.B, triage bool, categories ...string) {
+	files := benchLoad(b, categories...)
 	total := benchTotalBytes(files)
 	ctx := context.Background()
 	opt := engine.Options{Triage: triage}

@@ -180,11 +180,25 @@ func (f *facts) addC2PA(b []byte) {
 	}
 }
 
-// jumbfSegments is one JUMBF box instance spread over APP11 segments.
+// jumbfSegments is one JUMBF box instance spread over APP11 segments. The
+// segments stay slices of the input until finish joins them, in one
+// allocation of the final size.
 type jumbfSegments struct {
 	instance int
-	data     []byte
-	copied   bool // data is owned, not a slice of the input
+	parts    [][]byte // the box, then each continuation without its repeated header
+	n        int      // bytes in parts
+}
+
+// joined returns the reassembled box.
+func (g *jumbfSegments) joined() []byte {
+	if len(g.parts) == 1 {
+		return g.parts[0]
+	}
+	out := make([]byte, 0, g.n)
+	for _, p := range g.parts {
+		out = append(out, p...)
+	}
+	return out
 }
 
 // addAPP11 collects one APP11 JUMBF segment: "JP", the box instance, a
@@ -201,25 +215,23 @@ func (f *facts) addAPP11(s []byte, off int) {
 		if g.instance != instance || seq == 1 {
 			continue
 		}
-		if len(g.data)+len(s)-16 > maxC2PAStoreLen {
+		if g.n+len(s)-16 > maxC2PAStoreLen {
 			return
 		}
-		if !g.copied {
-			g.data, g.copied = append([]byte(nil), g.data...), true
-		}
-		g.data = append(g.data, s[16:]...)
+		g.parts = append(g.parts, s[16:])
+		g.n += len(s) - 16
 		return
 	}
 	if len(f.app11) < maxC2PAPayloads {
-		f.app11 = append(f.app11, jumbfSegments{instance: instance, data: s[8:]})
+		f.app11 = append(f.app11, jumbfSegments{instance: instance, parts: [][]byte{s[8:]}, n: len(s) - 8})
 	}
 }
 
 // finish hands reassembled APP11 boxes that hold C2PA manifests over.
 func (f *facts) finish() {
-	for _, g := range f.app11 {
-		if bytes.Contains(g.data, []byte("c2pa")) {
-			f.addC2PA(g.data)
+	for i := range f.app11 {
+		if data := f.app11[i].joined(); bytes.Contains(data, []byte("c2pa")) {
+			f.addC2PA(data)
 		}
 	}
 }

@@ -43,6 +43,17 @@ func scaled(base *[64]uint16, q int) [64]uint16 {
 	return out
 }
 
+// scaledLuma and scaledChroma are scaled(std, q) for q 1-100, computed
+// once: quality compares every JPEG's tables against all of them.
+var scaledLuma, scaledChroma = scaleAll(&stdLuma), scaleAll(&stdChroma)
+
+func scaleAll(base *[64]uint16) (t [101][64]uint16) {
+	for q := 1; q <= 100; q++ {
+		t[q] = scaled(base, q)
+	}
+	return t
+}
+
 func sad(a []uint16, b *[64]uint16) int {
 	d := 0
 	for i := range b {
@@ -63,11 +74,9 @@ func quality(dqt [4][]uint16) (q int, standard, ok bool) {
 	}
 	best, bestD := 0, -1
 	for i := 1; i <= 100; i++ {
-		l := scaled(&stdLuma, i)
-		d := sad(dqt[0], &l)
+		d := sad(dqt[0], &scaledLuma[i])
 		if dqt[1] != nil {
-			c := scaled(&stdChroma, i)
-			d += sad(dqt[1], &c)
+			d += sad(dqt[1], &scaledChroma[i])
 		}
 		if bestD < 0 || d < bestD {
 			best, bestD = i, d

@@ -2,7 +2,6 @@ package office
 
 import (
 	"context"
-	"encoding/xml"
 	"strconv"
 	"strings"
 	"time"
@@ -69,22 +68,22 @@ func readProps(ctx context.Context, p *Package) (props, []string) {
 		w := newWalker(ctx, data)
 		var cur, typ string
 		var buf strings.Builder
-		for tok := w.next(); tok != nil; tok = w.next() {
-			switch t := tok.(type) {
-			case xml.StartElement:
-				if t.Name.Local == "property" {
-					cur, _ = attr(t, "name")
+		for k := w.next(); k != tokNone; k = w.next() {
+			switch k {
+			case tokStart:
+				if w.start.Name.Local == "property" {
+					cur, _ = w.attr("name")
 					typ = ""
 					buf.Reset()
 				} else if w.depth == 3 {
-					typ = t.Name.Local
+					typ = w.start.Name.Local
 				}
-			case xml.CharData:
+			case tokText:
 				if w.depth >= 3 && buf.Len() < maxPropBytes {
-					buf.Write(t)
+					buf.Write(w.text)
 				}
-			case xml.EndElement:
-				if t.Name.Local == "property" {
+			case tokEnd:
+				if w.end.Name.Local == "property" {
 					pr.custom = append(pr.custom, prop{Name: cur, Value: buf.String(), Prefix: typ})
 				}
 			}
@@ -104,24 +103,24 @@ func leafText(ctx context.Context, data []byte, depth int) ([]prop, bool) {
 	var out []prop
 	var cur prop
 	var buf, item strings.Builder
-	for tok := w.next(); tok != nil; tok = w.next() {
-		switch t := tok.(type) {
-		case xml.StartElement:
+	for k := w.next(); k != tokNone; k = w.next() {
+		switch k {
+		case tokStart:
 			switch {
 			case w.depth == depth:
-				cur = prop{Name: t.Name.Local, Prefix: t.Name.Space}
+				cur = prop{Name: w.start.Name.Local, Prefix: w.start.Name.Space}
 				buf.Reset()
 			case w.depth > depth:
 				item.Reset()
 			}
-		case xml.CharData:
+		case tokText:
 			switch {
 			case w.depth == depth && buf.Len() < maxPropBytes:
-				buf.Write(t)
+				buf.Write(w.text)
 			case w.depth > depth && item.Len() < maxPropBytes:
-				item.Write(t)
+				item.Write(w.text)
 			}
-		case xml.EndElement:
+		case tokEnd:
 			switch {
 			case w.depth == depth-1 && cur.Name != "":
 				cur.Value = buf.String()

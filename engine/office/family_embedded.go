@@ -21,8 +21,8 @@ func (a *analysis) embeddedObjects() *report.Finding {
 		}
 	}
 	for _, p := range a.pkg.Parts {
-		n := strings.ToLower(p.Name)
-		ct := a.ct.of(p.Name)
+		n := p.lower
+		ct := a.ct.of(p)
 		switch {
 		case strings.Contains(n, "/activex/") || strings.Contains(ct, "activex"):
 			if !strings.HasSuffix(n, ".rels") {

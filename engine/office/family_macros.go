@@ -20,8 +20,8 @@ func (a *analysis) macroParts() (vba, xlm []string) {
 		}
 	}
 	for _, p := range a.pkg.Parts {
-		n := strings.ToLower(p.Name)
-		ct := a.ct.of(p.Name)
+		n := p.lower
+		ct := a.ct.of(p)
 		switch {
 		case path.Base(n) == "vbaproject.bin", ct == ctVBA, vbaTargets[n]:
 			vba = append(vba, p.Name)

@@ -116,7 +116,7 @@ func (a *analysis) opcChecks(ev map[string]any, add func(string, report.Severity
 		if strings.HasSuffix(n, "/") || strings.EqualFold(n, "[Content_Types].xml") {
 			continue
 		}
-		ct := a.ct.of(n)
+		ct := a.ct.of(p)
 		if ct == "" {
 			undeclared = append(undeclared, n)
 		}

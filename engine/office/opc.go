@@ -2,7 +2,6 @@ package office
 
 import (
 	"context"
-	"encoding/xml"
 	"net/url"
 	"path"
 	"sort"
@@ -26,22 +25,21 @@ func readContentTypes(ctx context.Context, p *Package) *contentTypes {
 	}
 	ct.present = true
 	w := newWalker(ctx, p.Read(part))
-	for tok := w.next(); tok != nil; tok = w.next() {
-		se, ok := tok.(xml.StartElement)
-		if !ok {
+	for k := w.next(); k != tokNone; k = w.next() {
+		if k != tokStart {
 			continue
 		}
-		switch se.Name.Local {
+		switch w.start.Name.Local {
 		case "Default":
-			e, _ := attr(se, "Extension")
-			c, _ := attr(se, "ContentType")
+			e, _ := w.attr("Extension")
+			c, _ := w.attr("ContentType")
 			e = strings.ToLower(strings.TrimSpace(e))
 			if _, dup := ct.defaults[e]; !dup && e != "" {
 				ct.defaults[e] = normaliseCT(c)
 			}
 		case "Override":
-			n, _ := attr(se, "PartName")
-			c, _ := attr(se, "ContentType")
+			n, _ := w.attr("PartName")
+			c, _ := w.attr("ContentType")
 			n = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(n), "/"))
 			if _, dup := ct.overrides[n]; !dup && n != "" {
 				ct.overrides[n] = normaliseCT(c)
@@ -53,11 +51,11 @@ func readContentTypes(ctx context.Context, p *Package) *contentTypes {
 }
 
 // of returns the declared content type of a part, "" when undeclared.
-func (c *contentTypes) of(name string) string {
-	if v, ok := c.overrides[strings.ToLower(name)]; ok {
+func (c *contentTypes) of(p *Part) string {
+	if v, ok := c.overrides[p.lower]; ok {
 		return v
 	}
-	return c.defaults[ext(name)]
+	return c.defaults[ext(p.lower)]
 }
 
 func normaliseCT(ct string) string {
@@ -86,18 +84,17 @@ func readRels(ctx context.Context, p *Package) (rels []rel, malformed []string) 
 			continue
 		}
 		w := newWalker(ctx, p.Read(part))
-		for tok := w.next(); tok != nil; tok = w.next() {
-			se, ok := tok.(xml.StartElement)
-			if !ok || se.Name.Local != "Relationship" {
+		for k := w.next(); k != tokNone; k = w.next() {
+			if k != tokStart || w.start.Name.Local != "Relationship" {
 				continue
 			}
 			r := rel{Source: src}
-			r.ID, _ = attr(se, "Id")
-			typ, _ := attr(se, "Type")
+			r.ID, _ = w.attr("Id")
+			typ, _ := w.attr("Type")
 			typ = strings.TrimSpace(typ)
 			r.Type = typ[strings.LastIndexByte(typ, '/')+1:]
-			r.Target, _ = attr(se, "Target")
-			mode, _ := attr(se, "TargetMode")
+			r.Target, _ = w.attr("Target")
+			mode, _ := w.attr("TargetMode")
 			r.External = strings.EqualFold(strings.TrimSpace(mode), "External")
 			if !r.External {
 				r.Resolved = resolveTarget(src, r.Target)

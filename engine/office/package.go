@@ -34,6 +34,7 @@ const (
 type Part struct {
 	// Name is the OPC part name without the leading slash, as stored.
 	Name      string
+	lower     string // Name lower-cased, the form lookups compare
 	file      *zip.File
 	data      []byte
 	read      bool
@@ -132,7 +133,7 @@ func OpenPackage(data []byte, budget int64) *Package {
 		if u, c := f.UncompressedSize64, f.CompressedSize64; u > MaxPartBytes || u > 1<<20 && c > 0 && u/c > 1000 {
 			p.Zip.DeclaredBombs = append(p.Zip.DeclaredBombs, name)
 		}
-		part := &Part{Name: pn, file: f}
+		part := &Part{Name: pn, lower: key, file: f}
 		p.Parts = append(p.Parts, part)
 		if _, dup := p.byName[key]; !dup {
 			p.byName[key] = part
@@ -248,17 +249,18 @@ func (p *Package) Read(part *Part) []byte {
 		return nil
 	}
 	defer rc.Close()
-	var buf bytes.Buffer
-	// Grow by the declared size only when it is small: it is a hint from
+	// Size by the declared size only when it is small: it is a hint from
 	// the file, never an allocation the file can dictate.
+	size := 512
 	if hint := part.file.UncompressedSize64; hint > 0 && hint < 1<<20 {
-		buf.Grow(int(hint))
+		size = int(hint) + 1 // room for the read that meets the end
 	}
-	n, err := io.Copy(&buf, io.LimitReader(rc, limit+1))
-	if err != nil && !errors.Is(err, io.EOF) {
+	buf, err := readAll(io.LimitReader(rc, limit+1), size)
+	if err != nil {
 		part.failed = true
 		p.Zip.Unreadable = append(p.Zip.Unreadable, part.Name)
 	}
+	n := int64(len(buf))
 	if n > limit {
 		n = limit
 		part.truncated = true
@@ -268,8 +270,28 @@ func (p *Package) Read(part *Part) []byte {
 		}
 	}
 	p.Expanded += n
-	part.data = buf.Bytes()[:n]
+	part.data = buf[:n]
 	return part.data
+}
+
+// readAll is io.ReadAll starting from size bytes: with the right size, a
+// part is read into one allocation. What was read before an error is
+// returned with it; io.EOF is the end, not an error.
+func readAll(r io.Reader, size int) ([]byte, error) {
+	b := make([]byte, 0, size)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				err = nil
+			}
+			return b, err
+		}
+	}
 }
 
 // ReadName reads the part named name, or returns nil when it is absent.
@@ -280,7 +302,7 @@ func (p *Package) ReadName(name string) []byte { return p.Read(p.Lookup(name)) }
 func (p *Package) Matching(prefix, suffix string) []*Part {
 	var out []*Part
 	for _, part := range p.Parts {
-		n := strings.ToLower(part.Name)
+		n := part.lower
 		if strings.HasPrefix(n, prefix) && strings.HasSuffix(n, suffix) && p.byName[n] == part {
 			out = append(out, part)
 		}

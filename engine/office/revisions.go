@@ -2,7 +2,6 @@ package office
 
 import (
 	"context"
-	"encoding/xml"
 	"strings"
 )
 
@@ -80,12 +79,12 @@ func scanRevisionLog(ctx context.Context, data []byte, m *revisionMarks) bool {
 		inOld, inValue bool
 		old            strings.Builder
 	)
-	for tok := w.next(); tok != nil; tok = w.next() {
-		switch t := tok.(type) {
-		case xml.StartElement:
-			switch t.Name.Local {
+	for k := w.next(); k != tokNone; k = w.next() {
+		switch k {
+		case tokStart:
+			switch w.start.Name.Local {
 			case "header":
-				if v, ok := attr(t, "userName"); ok {
+				if v, ok := w.attr("userName"); ok {
 					m.addAuthor(v)
 				}
 			case "rcc":
@@ -96,7 +95,7 @@ func scanRevisionLog(ctx context.Context, data []byte, m *revisionMarks) bool {
 			case "v", "t":
 				inValue = inOld
 			case "rrc":
-				if act, _ := attr(t, "action"); strings.HasPrefix(act, "delete") {
+				if act, _ := w.attr("action"); strings.HasPrefix(act, "delete") {
 					m.del++
 				} else {
 					m.ins++
@@ -109,12 +108,12 @@ func scanRevisionLog(ctx context.Context, data []byte, m *revisionMarks) bool {
 			case "rfmt", "raf", "rsnm", "rdn", "rcmt", "rcv", "rqt":
 				m.formatting++
 			}
-		case xml.CharData:
+		case tokText:
 			if inValue && old.Len() < 4096 {
-				old.Write(t)
+				old.Write(w.text)
 			}
-		case xml.EndElement:
-			switch t.Name.Local {
+		case tokEnd:
+			switch w.end.Name.Local {
 			case "v", "t":
 				inValue = false
 			case "oc":

@@ -1,7 +1,6 @@
 package office
 
 import (
-	"encoding/xml"
 	"strings"
 )
 
@@ -19,35 +18,31 @@ func (a *analysis) scanPowerPoint() {
 			return
 		}
 		w := newWalker(a.ctx, a.pkg.Read(part))
-		tok := w.next()
-		for tok != nil {
-			if _, ok := tok.(xml.StartElement); ok {
-				break
-			}
-			tok = w.next()
+		k := w.next()
+		for k != tokNone && k != tokStart {
+			k = w.next()
 		}
-		se, ok := tok.(xml.StartElement)
-		if !ok {
+		if k != tokStart {
 			if w.malformed() {
 				a.malformed = append(a.malformed, part.Name)
 			}
 			continue
 		}
-		if v, has := attr(se, "show"); !has || truthy(v) {
+		if v, has := w.attr("show"); !has || truthy(v) {
 			continue
 		}
 		a.ppt.hiddenSlides++
 		var buf strings.Builder
 		inT := false
-		for tok := w.next(); tok != nil; tok = w.next() {
-			switch t := tok.(type) {
-			case xml.StartElement:
-				inT = t.Name.Local == "t"
-			case xml.CharData:
+		for k := w.next(); k != tokNone; k = w.next() {
+			switch k {
+			case tokStart:
+				inT = w.start.Name.Local == "t"
+			case tokText:
 				if inT && buf.Len() < 4096 {
-					buf.Write(t)
+					buf.Write(w.text)
 				}
-			case xml.EndElement:
+			case tokEnd:
 				if inT {
 					buf.WriteByte(' ')
 				}

@@ -2,7 +2,6 @@ package office
 
 import (
 	"context"
-	"encoding/xml"
 	"strings"
 )
 
@@ -76,63 +75,63 @@ func scanWordStory(ctx context.Context, data []byte, s *wordScan) bool {
 		s.addDeleted(delText.String())
 		delText.Reset()
 	}
-	for tok := w.next(); tok != nil; tok = w.next() {
-		switch t := tok.(type) {
-		case xml.StartElement:
-			switch l := t.Name.Local; l {
+	for k := w.next(); k != tokNone; k = w.next() {
+		switch k {
+		case tokStart:
+			switch l := w.start.Name.Local; l {
 			case "r":
 				inRun, runHidden = true, false
 				runText.Reset()
 			case "vanish", "specVanish":
-				if inRun && onOff(t) {
+				if inRun && w.onOff() {
 					runHidden = true
 				}
 			case "t", "delText", "instrText":
 				textEl = l
 			case "ins":
 				s.ins++
-				s.author(t)
+				s.author(w)
 			case "del", "moveFrom":
 				if l == "del" {
 					s.del++
 				} else {
 					s.moveFrom++
 				}
-				s.author(t)
+				s.author(w)
 				delDepth++
 			case "moveTo":
 				s.moveTo++
-				s.author(t)
+				s.author(w)
 			case "fldSimple":
-				if v, ok := attr(t, "instr"); ok {
+				if v, ok := w.attr("instr"); ok {
 					s.field(v)
 				}
 			default:
 				if strings.HasSuffix(l, "PrChange") {
 					s.formatting++
-					s.author(t)
+					s.author(w)
 				}
 			}
-		case xml.CharData:
+		case tokText:
 			switch textEl {
 			case "t":
 				if inRun && runText.Len() < 4096 {
-					runText.Write(t)
+					runText.Write(w.text)
 				}
 				if delDepth > 0 && delText.Len() < 4096 {
-					delText.Write(t)
+					delText.Write(w.text)
 				}
 			case "delText":
 				if delText.Len() < 4096 {
-					delText.Write(t)
+					delText.Write(w.text)
 				}
 			case "instrText":
 				if instr.Len() < 4096 {
-					instr.Write(t)
+					instr.Write(w.text)
 				}
 			}
-		case xml.EndElement:
-			switch t.Name.Local {
+		case tokEnd:
+			switch w.end.Name.Local {
 			case "t", "delText", "instrText":
 				textEl = ""
 			case "r":
@@ -172,8 +171,8 @@ func scanWordStory(ctx context.Context, data []byte, s *wordScan) bool {
 	return w.malformed()
 }
 
-func (s *wordScan) author(se xml.StartElement) {
-	if v, ok := attr(se, "author"); ok {
+func (s *wordScan) author(w *walker) {
+	if v, ok := w.attr("author"); ok {
 		s.addAuthor(v)
 	}
 }
@@ -199,27 +198,27 @@ func collectText(ctx context.Context, data []byte, container, textEl string) ([]
 	var out []string
 	var buf strings.Builder
 	in, inText := false, false
-	for tok := w.next(); tok != nil; tok = w.next() {
-		switch t := tok.(type) {
-		case xml.StartElement:
-			if t.Name.Local == container {
+	for k := w.next(); k != tokNone; k = w.next() {
+		switch k {
+		case tokStart:
+			if w.start.Name.Local == container {
 				in = true
 				buf.Reset()
-			} else if in && t.Name.Local == textEl {
+			} else if in && w.start.Name.Local == textEl {
 				inText = true
 			}
-		case xml.CharData:
+		case tokText:
 			if inText && buf.Len() < 4096 {
-				buf.Write(t)
+				buf.Write(w.text)
 			}
-		case xml.EndElement:
+		case tokEnd:
 			// Runs of one paragraph join as they are (Word splits words
 			// across runs); paragraphs are separated by a space.
-			if t.Name.Local == textEl {
+			if w.end.Name.Local == textEl {
 				inText = false
-			} else if t.Name.Local == "p" && in {
+			} else if w.end.Name.Local == "p" && in {
 				buf.WriteByte(' ')
-			} else if t.Name.Local == container && in {
+			} else if w.end.Name.Local == container && in {
 				in = false
 				if s := strings.TrimSpace(buf.String()); s != "" && len(out) < maxSnippets {
 					out = append(out, s)

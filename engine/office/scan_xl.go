@@ -2,7 +2,6 @@ package office
 
 import (
 	"context"
-	"encoding/xml"
 	"strconv"
 	"strings"
 )
@@ -25,21 +24,20 @@ func (a *analysis) scanExcel() {
 	}
 	if wb != nil {
 		w := newWalker(a.ctx, a.pkg.Read(wb))
-		for tok := w.next(); tok != nil; tok = w.next() {
-			se, ok := tok.(xml.StartElement)
-			if !ok {
+		for k := w.next(); k != tokNone; k = w.next() {
+			if k != tokStart {
 				continue
 			}
-			switch se.Name.Local {
+			switch w.start.Name.Local {
 			case "sheet":
-				switch st, _ := attr(se, "state"); st {
+				switch st, _ := w.attr("state"); st {
 				case "hidden":
 					a.xl.hiddenSheets++
 				case "veryHidden":
 					a.xl.veryHiddenSheets++
 				}
 			case "definedName":
-				if n, _ := attr(se, "name"); strings.HasPrefix(strings.ToLower(n), "_xlnm.auto_") {
+				if n, _ := w.attr("name"); strings.HasPrefix(strings.ToLower(n), "_xlnm.auto_") {
 					a.xl.autoOpenNames++
 				}
 			}
@@ -61,9 +59,9 @@ func (a *analysis) scanExcel() {
 	}
 	for _, part := range a.pkg.Matching("xl/externallinks/", ".xml") {
 		w := newWalker(a.ctx, a.pkg.Read(part))
-		for tok := w.next(); tok != nil; tok = w.next() {
-			if se, ok := tok.(xml.StartElement); ok {
-				switch se.Name.Local {
+		for k := w.next(); k != tokNone; k = w.next() {
+			if k == tokStart {
+				switch w.start.Name.Local {
 				case "ddeLink":
 					a.xl.ddeLinks++
 				case "externalBook":
@@ -93,37 +91,37 @@ func scanSheet(ctx context.Context, data []byte, s *xlScan) bool {
 	var rowHidden, inCell, inValue, cellShared bool
 	var cellCol int
 	var val strings.Builder
-	for tok := w.next(); tok != nil; tok = w.next() {
-		switch t := tok.(type) {
-		case xml.StartElement:
-			switch t.Name.Local {
+	for k := w.next(); k != tokNone; k = w.next() {
+		switch k {
+		case tokStart:
+			switch w.start.Name.Local {
 			case "col":
-				if h, _ := attr(t, "hidden"); truthy(h) && len(hiddenCols) < 1024 {
-					lo, _ := attr(t, "min")
-					hi, _ := attr(t, "max")
+				if h, _ := w.attr("hidden"); truthy(h) && len(hiddenCols) < 1024 {
+					lo, _ := w.attr("min")
+					hi, _ := w.attr("max")
 					l, _ := strconv.Atoi(lo)
 					m, _ := strconv.Atoi(hi)
 					hiddenCols = append(hiddenCols, colRange{l, m})
 				}
 			case "row":
-				h, _ := attr(t, "hidden")
+				h, _ := w.attr("hidden")
 				rowHidden = truthy(h)
 			case "c":
 				inCell = true
-				ref, _ := attr(t, "r")
+				ref, _ := w.attr("r")
 				cellCol = colIndex(ref)
-				typ, _ := attr(t, "t")
+				typ, _ := w.attr("t")
 				cellShared = typ == "s"
 				val.Reset()
 			case "v", "t":
 				inValue = inCell
 			}
-		case xml.CharData:
+		case tokText:
 			if inValue && val.Len() < 1024 {
-				val.Write(t)
+				val.Write(w.text)
 			}
-		case xml.EndElement:
-			switch t.Name.Local {
+		case tokEnd:
+			switch w.end.Name.Local {
 			case "v", "t":
 				inValue = false
 			case "c":
@@ -198,22 +196,22 @@ func (a *analysis) resolveShared() {
 	idx := -1
 	var buf strings.Builder
 	inT := false
-	for tok := w.next(); tok != nil && idx <= maxIdx; tok = w.next() {
-		switch t := tok.(type) {
-		case xml.StartElement:
-			switch t.Name.Local {
+	for k := w.next(); k != tokNone && idx <= maxIdx; k = w.next() {
+		switch k {
+		case tokStart:
+			switch w.start.Name.Local {
 			case "si":
 				idx++
 				buf.Reset()
 			case "t":
 				inT = want[idx]
 			}
-		case xml.CharData:
+		case tokText:
 			if inT && buf.Len() < 1024 {
-				buf.Write(t)
+				buf.Write(w.text)
 			}
-		case xml.EndElement:
-			switch t.Name.Local {
+		case tokEnd:
+			switch w.end.Name.Local {
 			case "t":
 				inT = false
 			case "si":
