@@ -2,7 +2,6 @@ package office
 
 import (
 	"context"
-	"encoding/xml"
 	"strings"
 )
 
@@ -39,28 +38,28 @@ func Text(ctx context.Context, data []byte, maxBytes int) string {
 func appendText(ctx context.Context, data []byte, b *strings.Builder, maxBytes int) {
 	w := newWalker(ctx, data)
 	inText, sharedIndex := false, false
-	for tok := w.next(); tok != nil && b.Len() < maxBytes; tok = w.next() {
-		switch t := tok.(type) {
-		case xml.StartElement:
-			switch t.Name.Local {
+	for k := w.next(); k != tokNone && b.Len() < maxBytes; k = w.next() {
+		switch k {
+		case tokStart:
+			switch w.start.Name.Local {
 			case "t":
 				inText = true
 			case "v":
 				inText = !sharedIndex
 			case "c":
-				typ, _ := attr(t, "t")
+				typ, _ := w.attr("t")
 				sharedIndex = typ == "s"
 			case "tab":
 				b.WriteByte('\t')
 			case "br":
 				b.WriteByte('\n')
 			}
-		case xml.CharData:
+		case tokText:
 			if inText {
-				b.Write(t)
+				b.Write(w.text)
 			}
-		case xml.EndElement:
-			switch t.Name.Local {
+		case tokEnd:
+			switch w.end.Name.Local {
 			case "t", "v":
 				inText = false
 			case "p", "c", "si":
