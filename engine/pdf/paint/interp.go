@@ -2,6 +2,7 @@ package paint
 
 import (
 	"math"
+	"slices"
 
 	"github.com/doctrust/doctrust/engine/pdf/cos"
 )
@@ -492,7 +493,7 @@ func (r *run) shape(s Shape, fill, stroke bool, fr frame) {
 		s.FillColor.A, s.StrokeColor.A = min(s.FillColor.A, 0.5), min(s.StrokeColor.A, 0.5)
 	}
 	s.Stream, s.Revision, s.Form = fr.stream, fr.revision, fr.form
-	r.page.Shapes = append(r.page.Shapes, s)
+	r.page.Shapes = append(room(r.page.Shapes), s)
 }
 
 // ---- XObjects -------------------------------------------------------------
@@ -529,7 +530,7 @@ func (r *run) image(img Image, fr frame) {
 	img.Fill = r.gs.fill
 	img.SoftMask = img.SoftMask || r.gs.softMask
 	img.Stream, img.Revision, img.Form = fr.stream, fr.revision, fr.form
-	r.page.Images = append(r.page.Images, img)
+	r.page.Images = append(room(r.page.Images), img)
 }
 
 func (r *run) form(st *cos.Stream, num int, fr frame) {
@@ -624,7 +625,7 @@ func (r *run) show(items []Operand, fr frame) {
 	// the box at offset x mapped by the same matrix.
 	m0 := r.tm.Mul(gs.ctm)
 	tr.Size = math.Abs(gs.size) * math.Hypot(m0[2], m0[3])
-	var text []byte
+	text := r.in.text[:0]
 	first := true
 	start := len(r.in.glyphs)
 	x := 0.0
@@ -648,7 +649,7 @@ func (r *run) show(items []Operand, fr frame) {
 					text = append(text, g.Text...)
 				}
 				if r.glyphs < maxGlyphs {
-					r.in.glyphs = append(r.in.glyphs, g)
+					r.in.glyphs = append(room(r.in.glyphs), g)
 					r.glyphs++
 				} else {
 					r.page.Truncated = true
@@ -674,6 +675,17 @@ func (r *run) show(items []Operand, fr frame) {
 		return
 	}
 	tr.Text = string(text)
+	r.in.text = text
 	tr.Clipped = !tr.Box.Overlaps(gs.clip) && !(tr.Box.Area() == 0 && gs.clip.Contains(tr.Box, 0))
-	r.page.Text = append(r.page.Text, tr)
+	r.page.Text = append(room(r.page.Text), tr)
+}
+
+// room makes space for one more element, doubling the capacity when it
+// runs out: append grows large slices by a quarter, which for a page's
+// glyphs and runs allocates and copies several times what doubling does.
+func room[S ~[]E, E any](s S) S {
+	if len(s) < cap(s) {
+		return s
+	}
+	return slices.Grow(s, max(cap(s), 16))
 }

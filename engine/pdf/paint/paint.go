@@ -145,6 +145,7 @@ type Interpreter struct {
 	formBytes int
 	page      Page
 	glyphs    []Glyph // storage of every run's Glyphs on the current page
+	text      []byte  // a run's text while show builds it
 	// scanners[d] tokenises the streams run at form depth d.
 	scanners [maxFormDepth + 1]Scanner
 }
