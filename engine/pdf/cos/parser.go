@@ -37,6 +37,9 @@ type Parser struct {
 	// streams whose /Length is wrong. Optional; a bounded local search is
 	// used without it.
 	EndstreamAt func(from int) int
+	// Scratch is working storage, shared by the parsers of one file so
+	// that they reuse it. Optional; a parser makes its own without it.
+	Scratch *Scratch
 }
 
 // NewParser returns a parser positioned at off.
@@ -161,7 +164,7 @@ func (p *Parser) name() (Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Name(raw), nil
+	return p.scratch().intern(raw), nil
 }
 
 // nameBytes reads a name at its '/': a slice of the data when it has no
@@ -373,32 +376,46 @@ func (p *Parser) hexBytes(dst []byte) (str, grown []byte, err error) {
 
 func (p *Parser) array(depth int) (Object, error) {
 	p.pos++ // '['
+	s := p.scratch()
+	base := len(s.elems)
+	err := p.arrayElems(depth, s)
 	arr := Array{}
+	if n := len(s.elems) - base; n > 0 {
+		arr = make(Array, n)
+		copy(arr, s.elems[base:])
+	}
+	clear(s.elems[base:])
+	s.elems = s.elems[:base]
+	return arr, err
+}
+
+// arrayElems reads the elements of an array onto the scratch stack.
+func (p *Parser) arrayElems(depth int, s *Scratch) error {
 	for {
 		p.SkipSpace()
 		if p.pos >= len(p.b) {
-			return arr, ErrEOF
+			return ErrEOF
 		}
 		if p.b[p.pos] == ']' {
 			p.pos++
-			return arr, nil
+			return nil
 		}
 		if p.atObjectEnd() {
 			// "endobj" inside an unterminated array: close it here.
 			p.Anomalies++
-			return arr, nil
+			return nil
 		}
 		before := p.pos
 		o, err := p.object(depth + 1)
 		if err != nil {
 			if err == ErrSyntax && p.pos > before {
 				p.Anomalies++
-				arr = append(arr, nil)
+				s.elems = append(s.elems, nil)
 				continue
 			}
-			return arr, err
+			return err
 		}
-		arr = append(arr, o)
+		s.elems = append(s.elems, o)
 	}
 }
 
@@ -412,11 +429,28 @@ func (p *Parser) atObjectEnd() bool {
 
 func (p *Parser) dict(depth int) (Object, error) {
 	p.pos += 2 // '<<'
+	s := p.scratch()
+	base := len(s.keys)
+	err := p.dictEntries(depth, s, base)
 	d := &Dict{}
+	if n := len(s.keys) - base; n > 0 {
+		d.Keys = make([]Name, n)
+		d.Vals = make([]Object, n)
+		copy(d.Keys, s.keys[base:])
+		copy(d.Vals, s.vals[base:])
+	}
+	clear(s.vals[base:])
+	s.keys, s.vals = s.keys[:base], s.vals[:base]
+	return d, err
+}
+
+// dictEntries reads the entries of a dictionary onto the scratch stacks,
+// above base.
+func (p *Parser) dictEntries(depth int, s *Scratch, base int) error {
 	for {
 		p.SkipSpace()
 		if p.pos >= len(p.b) {
-			return d, ErrEOF
+			return ErrEOF
 		}
 		c := p.b[p.pos]
 		if c == '>' {
@@ -426,17 +460,17 @@ func (p *Parser) dict(depth int) (Object, error) {
 			} else {
 				p.Anomalies++
 			}
-			return d, nil
+			return nil
 		}
 		if p.atObjectEnd() {
 			p.Anomalies++
-			return d, nil
+			return nil
 		}
 		if c != '/' {
 			// Not a key: skip the stray token and carry on.
 			before := p.pos
 			if _, err := p.object(depth + 1); err != nil && err != ErrSyntax {
-				return d, err
+				return err
 			}
 			if p.pos == before {
 				p.pos++
@@ -446,13 +480,13 @@ func (p *Parser) dict(depth int) (Object, error) {
 		}
 		k, err := p.name()
 		if err != nil {
-			return d, err
+			return err
 		}
 		p.SkipSpace()
 		if p.pos < len(p.b) && p.b[p.pos] == '>' {
 			// A key directly followed by ">>" has no value: read it as null.
 			p.Anomalies++
-			d.set(k.(Name), nil)
+			s.set(base, k.(Name), nil)
 			continue
 		}
 		var v Object
@@ -460,12 +494,12 @@ func (p *Parser) dict(depth int) (Object, error) {
 		if err != nil {
 			if err == ErrSyntax {
 				p.Anomalies++
-				d.set(k.(Name), nil)
+				s.set(base, k.(Name), nil)
 				continue
 			}
-			return d, err
+			return err
 		}
-		if d.set(k.(Name), v) {
+		if s.set(base, k.(Name), v) {
 			p.Anomalies++
 		}
 	}

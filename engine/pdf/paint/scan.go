@@ -55,9 +55,10 @@ func (o Operand) name() cos.Name {
 // the next. A Scanner runs one Scan at a time: a nested walk (a form run
 // from inside a callback) needs its own.
 type Scanner struct {
-	args  []Operand
-	elems []Operand
-	bytes []byte
+	args    []Operand
+	elems   []Operand
+	bytes   []byte
+	scratch cos.Scratch // for the dictionaries cos.Parser reads
 }
 
 func (sc *Scanner) reset() {
@@ -73,6 +74,7 @@ func (sc *Scanner) reset() {
 // before it.
 func (sc *Scanner) Scan(data []byte, limit int, fn func(op []byte, args []Operand) bool) {
 	p := cos.NewParser(data, 0)
+	p.Scratch = &sc.scratch
 	sc.reset()
 	defer sc.reset()
 	for {
