@@ -130,3 +130,22 @@ func FuzzInterpret(f *testing.F) {
 		}
 	})
 }
+
+// FuzzRowMap: a glyph box mapped through rowMap is bit for bit the box
+// Rect.transform gives.
+func FuzzRowMap(f *testing.F) {
+	f.Add(1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 10.0, 15.5, -2.0, 8.0)
+	f.Add(0.0, 1.0, -1.0, 0.0, 612.0, 0.0, -0.0, 0.0, 1e308, -1e308)
+	f.Add(2.5, 0.3, -0.7, 1.1, 3.0, -4.0, 1.0/3, 2.0/3, -0.2, 0.8)
+	f.Fuzz(func(t *testing.T, a, b, c, d, e, ff, x0, x1, y0, y1 float64) {
+		m := Matrix{a, b, c, d, e, ff}
+		rm := newRowMap(m, y0, y1)
+		got, want := rm.box(x0, x1), Rect{x0, y0, x1, y1}.transform(m)
+		for i, g := range [4]float64{got.X0, got.Y0, got.X1, got.Y1} {
+			w := [4]float64{want.X0, want.Y0, want.X1, want.Y1}[i]
+			if math.Float64bits(g) != math.Float64bits(w) && !(math.IsNaN(g) && math.IsNaN(w)) {
+				t.Fatalf("coordinate %d: %v, transform %v", i, g, w)
+			}
+		}
+	})
+}

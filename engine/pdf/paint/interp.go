@@ -630,6 +630,7 @@ func (r *run) show(items []Operand, fr frame) {
 	start := len(r.in.glyphs)
 	x := 0.0
 	y0, y1 := f.descent*gs.size+gs.rise, f.ascent*gs.size+gs.rise
+	row := newRowMap(m0, y0, y1)
 	for _, it := range items {
 		switch it.Kind {
 		case String:
@@ -639,7 +640,7 @@ func (r *run) show(items []Operand, fr frame) {
 				s = s[n:]
 				w := f.width(code)
 				g := Glyph{Text: f.text(code)}
-				g.Box = Rect{x, y0, x + w*gs.size*gs.scale, y1}.transform(m0)
+				g.Box = row.box(x, x+w*gs.size*gs.scale)
 				if first {
 					tr.Box, first = g.Box, false
 				} else {
