@@ -61,21 +61,34 @@ func (p *Parser) Seek(off int) {
 	p.pos = max(0, min(off, len(p.b)))
 }
 
+// Character classes, looked up rather than compared: the tokenizers ask
+// for every byte of every content stream.
+const (
+	classWhite = 1 << iota
+	classDelim
+	classNumeric // digits, '.', '+', '-'
+)
+
+var charClass = func() (t [256]uint8) {
+	for _, c := range []byte(" \n\r\t\f\x00") {
+		t[c] |= classWhite
+	}
+	for _, c := range []byte("()<>[]{}/%") {
+		t[c] |= classDelim
+	}
+	for _, c := range []byte("0123456789.+-") {
+		t[c] |= classNumeric
+	}
+	return t
+}()
+
 // IsWhite reports PDF white-space characters.
-func IsWhite(c byte) bool {
-	return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f' || c == 0
-}
+func IsWhite(c byte) bool { return charClass[c]&classWhite != 0 }
 
 // IsDelim reports PDF delimiter characters.
-func IsDelim(c byte) bool {
-	switch c {
-	case '(', ')', '<', '>', '[', ']', '{', '}', '/', '%':
-		return true
-	}
-	return false
-}
+func IsDelim(c byte) bool { return charClass[c]&classDelim != 0 }
 
-func isRegular(c byte) bool { return !IsWhite(c) && !IsDelim(c) }
+func isRegular(c byte) bool { return charClass[c]&(classWhite|classDelim) == 0 }
 
 // SkipSpace skips white space and comments.
 func (p *Parser) SkipSpace() {
@@ -575,22 +588,17 @@ var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 // number reads a numeric token. Malformed forms such as "--5" or "1.2.3" are
 // read leniently the way viewers do.
 func (p *Parser) number() (numeral, bool) {
+	if n, ok := p.plainNumber(); ok {
+		return n, true
+	}
 	start := p.pos
 	b := p.b
-	for p.pos < len(b) {
-		c := b[p.pos]
-		if (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+' {
-			p.pos++
-			continue
-		}
-		break
+	for p.pos < len(b) && charClass[b[p.pos]]&classNumeric != 0 {
+		p.pos++
 	}
 	tok := b[start:p.pos]
 	if len(tok) == 0 {
 		return numeral{}, false
-	}
-	if n, ok := p.plainNumber(tok); ok {
-		return n, true
 	}
 	isInt := true
 	for i, c := range tok {
@@ -646,39 +654,46 @@ func (p *Parser) number() (numeral, bool) {
 }
 
 // plainNumber reads the common well-formed token (an optional sign,
-// digits, at most one dot, at most maxExactDigits digits) without
-// strconv. Its value is the one the general path computes: an integer is
-// exact, and a real is the quotient of two floats held exactly, which IEEE
-// division rounds correctly, as strconv.ParseFloat does.
-func (p *Parser) plainNumber(tok []byte) (numeral, bool) {
-	i := 0
+// digits, at most one dot, at most maxExactDigits digits) in one pass and
+// without strconv, leaving anything else to the general path. Its value is
+// the one the general path computes: an integer is exact, and a real is
+// the quotient of two floats held exactly, which IEEE division rounds
+// correctly, as strconv.ParseFloat does.
+func (p *Parser) plainNumber() (numeral, bool) {
+	b := p.b
+	i := p.pos
 	neg, plus := false, false
-	switch tok[0] {
-	case '-':
-		neg, i = true, 1
-	case '+':
-		plus, i = true, 1
+	if i < len(b) {
+		switch b[i] {
+		case '-':
+			neg, i = true, i+1
+		case '+':
+			plus, i = true, i+1
+		}
 	}
 	var mant int64
 	digits, frac := 0, -1
-	for ; i < len(tok); i++ {
-		c := tok[i]
-		switch {
-		case c >= '0' && c <= '9':
+	for ; i < len(b); i++ {
+		c := b[i]
+		if c >= '0' && c <= '9' {
 			mant = mant*10 + int64(c-'0')
 			digits++
 			if frac >= 0 {
 				frac++
 			}
-		case c == '.' && frac < 0:
-			frac = 0
-		default:
-			return numeral{}, false
+			continue
 		}
+		if c == '.' && frac < 0 {
+			frac = 0
+			continue
+		}
+		break
 	}
-	if digits == 0 || digits > maxExactDigits {
+	// A second dot or a sign would continue the token: not plain.
+	if digits == 0 || digits > maxExactDigits || (i < len(b) && charClass[b[i]]&classNumeric != 0) {
 		return numeral{}, false
 	}
+	p.pos = i
 	if frac < 0 {
 		if neg {
 			mant = -mant
@@ -688,7 +703,10 @@ func (p *Parser) plainNumber(tok []byte) (numeral, bool) {
 	if plus {
 		p.Anomalies++ // the general path drops the '+' and counts that
 	}
-	v := float64(mant) / pow10[frac]
+	v := float64(mant)
+	if frac > 0 {
+		v /= pow10[frac]
+	}
 	if neg {
 		v = -v
 	}

@@ -59,6 +59,7 @@ type Scanner struct {
 	elems   []Operand
 	bytes   []byte
 	scratch cos.Scratch // for the dictionaries cos.Parser reads
+	spare   [2]Operand  // where operands and elements past the limits are read
 }
 
 func (sc *Scanner) reset() {
@@ -106,28 +107,29 @@ func (sc *Scanner) Scan(data []byte, limit int, fn func(op []byte, args []Operan
 			sc.reset()
 			continue
 		}
-		o, err := sc.operand(p, data, false)
-		if err != nil {
+		// The operand is read in place: an Operand is large to copy.
+		o := &sc.spare[0]
+		*o = Operand{}
+		if len(sc.args) < limit {
+			sc.args = append(sc.args, Operand{})
+			o = &sc.args[len(sc.args)-1]
+		}
+		if err := sc.operand(p, data, false, o); err != nil {
 			if p.Pos() == pos {
 				p.Seek(pos + 1)
 			}
 			sc.reset()
-			continue
-		}
-		if len(sc.args) < limit {
-			sc.args = append(sc.args, o)
 		}
 	}
 }
 
 // operand reads the token at the parser's position (white space skipped,
-// data left), at operand level or, inArray, as an element of an array.
-// Whatever is not a number, name, string or (at operand level) array is
-// parsed by cos.Parser itself and kept as Other.
-func (sc *Scanner) operand(p *cos.Parser, data []byte, inArray bool) (Operand, error) {
+// data left) into o, a zero Operand, at operand level or, inArray, as an
+// element of an array. Whatever is not a number, name, string or (at
+// operand level) array is parsed by cos.Parser itself and kept as Other.
+func (sc *Scanner) operand(p *cos.Parser, data []byte, inArray bool, o *Operand) error {
 	pos := p.Pos()
 	c := data[pos]
-	var o Operand
 	var err error
 	switch {
 	case c == '/':
@@ -137,7 +139,7 @@ func (sc *Scanner) operand(p *cos.Parser, data []byte, inArray bool) (Operand, e
 		o.Kind = String
 		o.Bytes, sc.bytes, err = p.StringBytes(sc.bytes)
 	case c == '[' && !inArray:
-		return sc.array(p, data)
+		return sc.array(p, data, o)
 	case (c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.':
 		var isNum bool
 		o.Num, isNum, err = p.Number()
@@ -149,22 +151,19 @@ func (sc *Scanner) operand(p *cos.Parser, data []byte, inArray bool) (Operand, e
 	default:
 		_, err = p.Object()
 	}
-	if err != nil {
-		return Operand{}, err
-	}
-	return o, nil
+	return err
 }
 
 // array reads an operand-level array the way cos.Parser does, keeping its
 // elements typed.
-func (sc *Scanner) array(p *cos.Parser, data []byte) (Operand, error) {
+func (sc *Scanner) array(p *cos.Parser, data []byte, o *Operand) error {
 	p.Seek(p.Pos() + 1) // '['
 	start := len(sc.elems)
 	for {
 		p.SkipSpace()
 		pos := p.Pos()
 		if pos >= len(data) {
-			return Operand{}, cos.ErrEOF
+			return cos.ErrEOF
 		}
 		if data[pos] == ']' {
 			p.Seek(pos + 1)
@@ -173,19 +172,22 @@ func (sc *Scanner) array(p *cos.Parser, data []byte) (Operand, error) {
 		if p.AtObjectEnd() {
 			break // "endobj" inside an unterminated array closes it, as in cos
 		}
-		el, err := sc.operand(p, data, true)
-		if err != nil {
-			if err != cos.ErrSyntax || p.Pos() <= pos {
-				return Operand{}, err
-			}
-			el = Operand{} // a stray token reads as null
-		}
+		el := &sc.spare[1]
+		*el = Operand{}
 		if len(sc.elems)-start < maxArrayElems {
-			sc.elems = append(sc.elems, el)
+			sc.elems = append(sc.elems, Operand{})
+			el = &sc.elems[len(sc.elems)-1]
+		}
+		if err := sc.operand(p, data, true, el); err != nil {
+			if err != cos.ErrSyntax || p.Pos() <= pos {
+				return err
+			}
+			*el = Operand{} // a stray token reads as null
 		}
 	}
 	end := len(sc.elems)
-	return Operand{Kind: Array, Elems: sc.elems[start:end:end]}, nil
+	*o = Operand{Kind: Array, Elems: sc.elems[start:end:end]}
+	return nil
 }
 
 func isOperatorStart(c byte) bool {
