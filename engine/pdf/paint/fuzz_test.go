@@ -135,7 +135,7 @@ func FuzzInterpret(f *testing.F) {
 // Rect.transform gives.
 func FuzzRowMap(f *testing.F) {
 	f.Add(1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 10.0, 15.5, -2.0, 8.0)
-	f.Add(0.0, 1.0, -1.0, 0.0, 612.0, 0.0, -0.0, 0.0, 1e308, -1e308)
+	f.Add(0.0, 1.0, -1.0, 0.0, 612.0, 0.0, math.Copysign(0, -1), 0.0, 1e308, -1e308)
 	f.Add(2.5, 0.3, -0.7, 1.1, 3.0, -4.0, 1.0/3, 2.0/3, -0.2, 0.8)
 	f.Fuzz(func(t *testing.T, a, b, c, d, e, ff, x0, x1, y0, y1 float64) {
 		m := Matrix{a, b, c, d, e, ff}
