@@ -23,6 +23,7 @@ var activeKinds = []string{
 // raise a signal: they are ordinary in every document.
 func (a *analysis) activeContent() *report.Finding {
 	counts := map[string]int{}
+	var stack []cos.Object // reused from object to object
 	for _, e := range a.f.Entries() {
 		if e.Kind == file.Free {
 			continue
@@ -30,7 +31,7 @@ func (a *analysis) activeContent() *report.Finding {
 		if a.f.Deadline() != nil {
 			break
 		}
-		countActive(a.f.Load(e, 0), counts)
+		stack = countActive(a.f.Load(e, 0), counts, stack)
 	}
 	if a.catalog != nil {
 		if oa := a.resolve(a.catalog.Get("OpenAction")); cos.DictOf(oa) != nil {
@@ -71,9 +72,10 @@ func (a *analysis) activeContent() *report.Finding {
 
 // countActive walks one object and its direct (non-referenced) children;
 // referenced children are objects of their own and are counted once each
-// by the caller's pass over every object.
-func countActive(o cos.Object, counts map[string]int) {
-	stack := []cos.Object{o}
+// by the caller's pass over every object. stack is working storage,
+// returned for the next call.
+func countActive(o cos.Object, counts map[string]int, stack []cos.Object) []cos.Object {
+	stack = append(stack[:0], o)
 	for n := 0; len(stack) > 0 && n < maxNestedNodes; n++ {
 		cur := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -87,6 +89,7 @@ func countActive(o cos.Object, counts map[string]int) {
 			stack = append(stack, v.Vals...)
 		}
 	}
+	return stack[:0]
 }
 
 func countDict(d *cos.Dict, counts map[string]int) {

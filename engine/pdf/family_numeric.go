@@ -153,7 +153,12 @@ type glyphAt struct {
 
 // glyphMap indexes a page's visible glyphs by position.
 func glyphMap(pg *paint.Page) map[[2]int]glyphAt {
-	m := map[[2]int]glyphAt{}
+	n := 0
+	for i := range pg.Text {
+		n += len(pg.Text[i].Glyphs)
+	}
+	// Sized once: growing a map of a page's glyphs costs more than the walk.
+	m := make(map[[2]int]glyphAt, n)
 	for i := range pg.Text {
 		r := &pg.Text[i]
 		if !visible(r) || r.Clipped {

@@ -84,19 +84,6 @@ func (d *Dict) Len() int {
 	return len(d.Keys)
 }
 
-// set stores key, replacing an earlier value; it reports a duplicate.
-func (d *Dict) set(key Name, v Object) (dup bool) {
-	for i, k := range d.Keys {
-		if k == key {
-			d.Vals[i] = v
-			return true
-		}
-	}
-	d.Keys = append(d.Keys, key)
-	d.Vals = append(d.Vals, v)
-	return false
-}
-
 // Name returns the value of key as a Name, or "".
 func (d *Dict) Name(key Name) Name {
 	n, _ := d.Get(key).(Name)

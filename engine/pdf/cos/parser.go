@@ -37,6 +37,9 @@ type Parser struct {
 	// streams whose /Length is wrong. Optional; a bounded local search is
 	// used without it.
 	EndstreamAt func(from int) int
+	// Scratch is working storage, shared by the parsers of one file so
+	// that they reuse it. Optional; a parser makes its own without it.
+	Scratch *Scratch
 }
 
 // NewParser returns a parser positioned at off.
@@ -58,21 +61,34 @@ func (p *Parser) Seek(off int) {
 	p.pos = max(0, min(off, len(p.b)))
 }
 
+// Character classes, looked up rather than compared: the tokenizers ask
+// for every byte of every content stream.
+const (
+	classWhite = 1 << iota
+	classDelim
+	classNumeric // digits, '.', '+', '-'
+)
+
+var charClass = func() (t [256]uint8) {
+	for _, c := range []byte(" \n\r\t\f\x00") {
+		t[c] |= classWhite
+	}
+	for _, c := range []byte("()<>[]{}/%") {
+		t[c] |= classDelim
+	}
+	for _, c := range []byte("0123456789.+-") {
+		t[c] |= classNumeric
+	}
+	return t
+}()
+
 // IsWhite reports PDF white-space characters.
-func IsWhite(c byte) bool {
-	return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f' || c == 0
-}
+func IsWhite(c byte) bool { return charClass[c]&classWhite != 0 }
 
 // IsDelim reports PDF delimiter characters.
-func IsDelim(c byte) bool {
-	switch c {
-	case '(', ')', '<', '>', '[', ']', '{', '}', '/', '%':
-		return true
-	}
-	return false
-}
+func IsDelim(c byte) bool { return charClass[c]&classDelim != 0 }
 
-func isRegular(c byte) bool { return !IsWhite(c) && !IsDelim(c) }
+func isRegular(c byte) bool { return charClass[c]&(classWhite|classDelim) == 0 }
 
 // SkipSpace skips white space and comments.
 func (p *Parser) SkipSpace() {
@@ -157,6 +173,16 @@ func (p *Parser) object(depth int) (Object, error) {
 }
 
 func (p *Parser) name() (Object, error) {
+	raw, _, err := p.nameBytes(nil)
+	if err != nil {
+		return nil, err
+	}
+	return p.scratch().intern(raw), nil
+}
+
+// nameBytes reads a name at its '/': a slice of the data when it has no
+// #xx escape, else its decoded form appended to dst (grown is dst after).
+func (p *Parser) nameBytes(dst []byte) (name, grown []byte, err error) {
 	p.pos++ // '/'
 	start := p.pos
 	hasEscape := false
@@ -168,12 +194,13 @@ func (p *Parser) name() (Object, error) {
 	}
 	raw := p.b[start:p.pos]
 	if len(raw) > maxStringBytes {
-		return nil, ErrTooLong
+		return nil, dst, ErrTooLong
 	}
 	if !hasEscape {
-		return Name(raw), nil
+		return raw, dst, nil
 	}
-	out := make([]byte, 0, len(raw))
+	n0 := len(dst)
+	out := dst
 	for i := 0; i < len(raw); i++ {
 		if raw[i] == '#' && i+2 < len(raw) {
 			if v, ok := hexByte(raw[i+1], raw[i+2]); ok {
@@ -184,7 +211,7 @@ func (p *Parser) name() (Object, error) {
 		}
 		out = append(out, raw[i])
 	}
-	return Name(out), nil
+	return out[n0:], out, nil
 }
 
 func hexVal(c byte) (byte, bool) {
@@ -206,6 +233,17 @@ func hexByte(a, b byte) (byte, bool) {
 }
 
 func (p *Parser) literal() (Object, error) {
+	str, _, err := p.literalBytes(nil)
+	if err != nil {
+		return nil, err
+	}
+	return String{Bytes: str}, nil
+}
+
+// literalBytes reads a literal string at its '(': a slice of the data when
+// it has no escape, else its decoded form appended to dst (grown is dst
+// after).
+func (p *Parser) literalBytes(dst []byte) (str, grown []byte, err error) {
 	p.pos++ // '('
 	b := p.b
 	// Fast path: no escapes and balanced parentheses.
@@ -222,18 +260,22 @@ func (p *Parser) literal() (Object, error) {
 			if nest == 0 {
 				p.pos = i + 1
 				if i-start > maxStringBytes {
-					return nil, ErrTooLong
+					return nil, dst, ErrTooLong
 				}
-				return String{Bytes: b[start:i:i]}, nil
+				return b[start:i:i], dst, nil
 			}
 		}
 	}
 	// Unterminated: qpdf treats end of data as the end of the string.
 	p.pos = len(b)
 	p.Anomalies++
-	return String{Bytes: b[start:len(b):len(b)]}, nil
+	return b[start:len(b):len(b)], dst, nil
 slow:
-	out := make([]byte, 0, 64)
+	n0 := len(dst)
+	out := dst
+	if out == nil {
+		out = make([]byte, 0, 64)
+	}
 	nest = 1
 	for p.pos < len(b) {
 		c := b[p.pos]
@@ -244,7 +286,7 @@ slow:
 		case ')':
 			nest--
 			if nest == 0 {
-				return String{Bytes: out}, nil
+				return out[n0:], out, nil
 			}
 		case '\r':
 			// An end of line in a string is read as \n.
@@ -289,18 +331,31 @@ slow:
 				}
 			}
 		}
-		if len(out) >= maxStringBytes {
-			return nil, ErrTooLong
+		if len(out)-n0 >= maxStringBytes {
+			return nil, out, ErrTooLong
 		}
 		out = append(out, c)
 	}
 	p.Anomalies++
-	return String{Bytes: out}, nil
+	return out[n0:], out, nil
 }
 
 func (p *Parser) hex() (Object, error) {
+	str, _, err := p.hexBytes(nil)
+	if err != nil {
+		return nil, err
+	}
+	return String{Bytes: str, Hex: true}, nil
+}
+
+// hexBytes reads a hex string at its '<', appending the bytes to dst.
+func (p *Parser) hexBytes(dst []byte) (str, grown []byte, err error) {
 	p.pos++ // '<'
-	out := make([]byte, 0, 32)
+	n0 := len(dst)
+	out := dst
+	if out == nil {
+		out = make([]byte, 0, 32)
+	}
 	var hi byte
 	half := false
 	for p.pos < len(p.b) {
@@ -310,7 +365,7 @@ func (p *Parser) hex() (Object, error) {
 			if half {
 				out = append(out, hi<<4)
 			}
-			return String{Bytes: out, Hex: true}, nil
+			return out[n0:], out, nil
 		}
 		v, ok := hexVal(c)
 		if !ok {
@@ -322,44 +377,58 @@ func (p *Parser) hex() (Object, error) {
 		if half {
 			out = append(out, hi<<4|v)
 			half = false
-			if len(out) > maxStringBytes {
-				return nil, ErrTooLong
+			if len(out)-n0 > maxStringBytes {
+				return nil, out, ErrTooLong
 			}
 		} else {
 			hi, half = v, true
 		}
 	}
-	return nil, ErrEOF
+	return nil, out, ErrEOF
 }
 
 func (p *Parser) array(depth int) (Object, error) {
 	p.pos++ // '['
+	s := p.scratch()
+	base := len(s.elems)
+	err := p.arrayElems(depth, s)
 	arr := Array{}
+	if n := len(s.elems) - base; n > 0 {
+		arr = make(Array, n)
+		copy(arr, s.elems[base:])
+	}
+	clear(s.elems[base:])
+	s.elems = s.elems[:base]
+	return arr, err
+}
+
+// arrayElems reads the elements of an array onto the scratch stack.
+func (p *Parser) arrayElems(depth int, s *Scratch) error {
 	for {
 		p.SkipSpace()
 		if p.pos >= len(p.b) {
-			return arr, ErrEOF
+			return ErrEOF
 		}
 		if p.b[p.pos] == ']' {
 			p.pos++
-			return arr, nil
+			return nil
 		}
 		if p.atObjectEnd() {
 			// "endobj" inside an unterminated array: close it here.
 			p.Anomalies++
-			return arr, nil
+			return nil
 		}
 		before := p.pos
 		o, err := p.object(depth + 1)
 		if err != nil {
 			if err == ErrSyntax && p.pos > before {
 				p.Anomalies++
-				arr = append(arr, nil)
+				s.elems = append(s.elems, nil)
 				continue
 			}
-			return arr, err
+			return err
 		}
-		arr = append(arr, o)
+		s.elems = append(s.elems, o)
 	}
 }
 
@@ -373,11 +442,28 @@ func (p *Parser) atObjectEnd() bool {
 
 func (p *Parser) dict(depth int) (Object, error) {
 	p.pos += 2 // '<<'
+	s := p.scratch()
+	base := len(s.keys)
+	err := p.dictEntries(depth, s, base)
 	d := &Dict{}
+	if n := len(s.keys) - base; n > 0 {
+		d.Keys = make([]Name, n)
+		d.Vals = make([]Object, n)
+		copy(d.Keys, s.keys[base:])
+		copy(d.Vals, s.vals[base:])
+	}
+	clear(s.vals[base:])
+	s.keys, s.vals = s.keys[:base], s.vals[:base]
+	return d, err
+}
+
+// dictEntries reads the entries of a dictionary onto the scratch stacks,
+// above base.
+func (p *Parser) dictEntries(depth int, s *Scratch, base int) error {
 	for {
 		p.SkipSpace()
 		if p.pos >= len(p.b) {
-			return d, ErrEOF
+			return ErrEOF
 		}
 		c := p.b[p.pos]
 		if c == '>' {
@@ -387,17 +473,17 @@ func (p *Parser) dict(depth int) (Object, error) {
 			} else {
 				p.Anomalies++
 			}
-			return d, nil
+			return nil
 		}
 		if p.atObjectEnd() {
 			p.Anomalies++
-			return d, nil
+			return nil
 		}
 		if c != '/' {
 			// Not a key: skip the stray token and carry on.
 			before := p.pos
 			if _, err := p.object(depth + 1); err != nil && err != ErrSyntax {
-				return d, err
+				return err
 			}
 			if p.pos == before {
 				p.pos++
@@ -407,13 +493,13 @@ func (p *Parser) dict(depth int) (Object, error) {
 		}
 		k, err := p.name()
 		if err != nil {
-			return d, err
+			return err
 		}
 		p.SkipSpace()
 		if p.pos < len(p.b) && p.b[p.pos] == '>' {
 			// A key directly followed by ">>" has no value: read it as null.
 			p.Anomalies++
-			d.set(k.(Name), nil)
+			s.set(base, k.(Name), nil)
 			continue
 		}
 		var v Object
@@ -421,12 +507,12 @@ func (p *Parser) dict(depth int) (Object, error) {
 		if err != nil {
 			if err == ErrSyntax {
 				p.Anomalies++
-				d.set(k.(Name), nil)
+				s.set(base, k.(Name), nil)
 				continue
 			}
-			return d, err
+			return err
 		}
-		if d.set(k.(Name), v) {
+		if s.set(base, k.(Name), v) {
 			p.Anomalies++
 		}
 	}
@@ -434,52 +520,85 @@ func (p *Parser) dict(depth int) (Object, error) {
 
 // numberOrRef parses a number and, for "int int R", a reference.
 func (p *Parser) numberOrRef() (Object, error) {
-	n, isInt, ok := p.number()
+	n, ref, kind := p.numberOrRefToken()
+	switch kind {
+	case tokNumber:
+		if n.isInt {
+			return Int(n.i), nil
+		}
+		return Real(n.f), nil
+	case tokRef:
+		return ref, nil
+	case tokBadRef:
+		return nil, nil
+	}
+	return nil, ErrSyntax
+}
+
+// What a token that starts like a number turned out to be.
+const (
+	tokBad    = iota // no number at all
+	tokNumber        // a number
+	tokRef           // "num gen R"
+	tokBadRef        // "num gen R" with numbers out of range: read as null
+)
+
+func (p *Parser) numberOrRefToken() (numeral, Ref, int) {
+	n, ok := p.number()
 	if !ok {
-		return nil, ErrSyntax
+		return n, Ref{}, tokBad
 	}
-	if !isInt {
-		return n, nil
+	if !n.isInt {
+		return n, Ref{}, tokNumber
 	}
-	num := int64(n.(Int))
 	// Look ahead for "gen R" without consuming on mismatch.
 	save := p.pos
 	p.SkipSpace()
 	if p.pos < len(p.b) && p.b[p.pos] >= '0' && p.b[p.pos] <= '9' {
-		g, gInt, gok := p.number()
-		if gok && gInt {
+		g, gok := p.number()
+		if gok && g.isInt {
 			p.SkipSpace()
 			if p.pos < len(p.b) && p.b[p.pos] == 'R' && (p.pos+1 == len(p.b) || !isRegular(p.b[p.pos+1])) {
 				p.pos++
-				gen := int64(g.(Int))
-				if num >= 0 && num <= 1<<31 && gen >= 0 && gen <= 65535 {
-					return Ref{Num: int(num), Gen: int(gen)}, nil
+				if n.i >= 0 && n.i <= 1<<31 && g.i >= 0 && g.i <= 65535 {
+					return n, Ref{Num: int(n.i), Gen: int(g.i)}, tokRef
 				}
 				p.Anomalies++
-				return nil, nil
+				return n, Ref{}, tokBadRef
 			}
 		}
 	}
 	p.pos = save
-	return n, nil
+	return n, Ref{}, tokNumber
 }
+
+// numeral is a numeric token: an integer, or a real.
+type numeral struct {
+	i     int64
+	f     float64
+	isInt bool
+}
+
+// maxExactDigits is the most digits whose value float64 holds exactly.
+const maxExactDigits = 15
+
+// pow10 are the powers of ten float64 holds exactly.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
 
 // number reads a numeric token. Malformed forms such as "--5" or "1.2.3" are
 // read leniently the way viewers do.
-func (p *Parser) number() (Object, bool, bool) {
+func (p *Parser) number() (numeral, bool) {
+	if n, ok := p.plainNumber(); ok {
+		return n, true
+	}
 	start := p.pos
 	b := p.b
-	for p.pos < len(b) {
-		c := b[p.pos]
-		if (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+' {
-			p.pos++
-			continue
-		}
-		break
+	for p.pos < len(b) && charClass[b[p.pos]]&classNumeric != 0 {
+		p.pos++
 	}
 	tok := b[start:p.pos]
 	if len(tok) == 0 {
-		return nil, false, false
+		return numeral{}, false
 	}
 	isInt := true
 	for i, c := range tok {
@@ -489,11 +608,12 @@ func (p *Parser) number() (Object, bool, bool) {
 	}
 	if isInt {
 		if v, err := strconv.ParseInt(string(tok), 10, 64); err == nil {
-			return Int(v), true, true
+			return numeral{i: v, isInt: true}, true
 		}
 	}
 	// Normalise: keep one leading sign, digits and the first dot.
-	s := make([]byte, 0, len(tok))
+	var buf [32]byte
+	s := buf[:0]
 	neg := false
 	i := 0
 	for i < len(tok) && (tok[i] == '-' || tok[i] == '+') {
@@ -520,17 +640,77 @@ func (p *Parser) number() (Object, bool, bool) {
 	}
 	if len(s) == 0 || string(s) == "-" || string(s) == "." || string(s) == "-." {
 		p.Anomalies++
-		return Int(0), true, true
+		return numeral{isInt: true}, true
 	}
 	v, err := strconv.ParseFloat(string(s), 64)
 	if err != nil {
 		p.Anomalies++
-		return Int(0), true, true
+		return numeral{isInt: true}, true
 	}
 	if len(s) != len(tok) {
 		p.Anomalies++
 	}
-	return Real(v), false, true
+	return numeral{f: v, isInt: false}, true
+}
+
+// plainNumber reads the common well-formed token (an optional sign,
+// digits, at most one dot, at most maxExactDigits digits) in one pass and
+// without strconv, leaving anything else to the general path. Its value is
+// the one the general path computes: an integer is exact, and a real is
+// the quotient of two floats held exactly, which IEEE division rounds
+// correctly, as strconv.ParseFloat does.
+func (p *Parser) plainNumber() (numeral, bool) {
+	b := p.b
+	i := p.pos
+	neg, plus := false, false
+	if i < len(b) {
+		switch b[i] {
+		case '-':
+			neg, i = true, i+1
+		case '+':
+			plus, i = true, i+1
+		}
+	}
+	var mant int64
+	digits, frac := 0, -1
+	for ; i < len(b); i++ {
+		c := b[i]
+		if c >= '0' && c <= '9' {
+			mant = mant*10 + int64(c-'0')
+			digits++
+			if frac >= 0 {
+				frac++
+			}
+			continue
+		}
+		if c == '.' && frac < 0 {
+			frac = 0
+			continue
+		}
+		break
+	}
+	// A second dot or a sign would continue the token: not plain.
+	if digits == 0 || digits > maxExactDigits || (i < len(b) && charClass[b[i]]&classNumeric != 0) {
+		return numeral{}, false
+	}
+	p.pos = i
+	if frac < 0 {
+		if neg {
+			mant = -mant
+		}
+		return numeral{i: mant, isInt: true}, true
+	}
+	if plus {
+		p.Anomalies++ // the general path drops the '+' and counts that
+	}
+	v := float64(mant)
+	if frac > 0 {
+		v /= pow10[frac]
+	}
+	if neg {
+		v = -v
+	}
+	return numeral{f: v}, true
 }
 
 // Indirect is one "num gen obj ... endobj" definition.

@@ -110,6 +110,7 @@ type File struct {
 	Budget     *filters.Budget
 
 	ctx       context.Context
+	scratch   cos.Scratch // shared by the file's parsers (parser)
 	loads     int
 	final     []Entry
 	objects   map[int]cos.Object // parsed objects by offset
@@ -195,7 +196,7 @@ func (f *File) Deadline() error {
 func (f *File) Err() error { return f.ctx.Err() }
 
 func (f *File) detectLinearized() bool {
-	p := cos.NewParser(f.Data, f.Header)
+	p := f.parser(f.Data, f.Header)
 	p.SkipSpace()
 	for p.Pos() < len(f.Data) && f.Data[p.Pos()] == '%' {
 		p.SkipSpace()
@@ -214,7 +215,7 @@ func (f *File) lastStartxref() (int, bool) {
 	if i < 0 {
 		return 0, false
 	}
-	p := cos.NewParser(f.Data, i+len("startxref"))
+	p := f.parser(f.Data, i+len("startxref"))
 	v, ok := p.ReadInt()
 	if !ok || v > int64(len(f.Data)) {
 		return 0, false
@@ -292,7 +293,7 @@ func (f *File) startxrefBefore(before int, seen map[int]bool) (int, bool) {
 			return 0, false
 		}
 		pos = i
-		p := cos.NewParser(f.Data, i+len("startxref"))
+		p := f.parser(f.Data, i+len("startxref"))
 		v, ok := p.ReadInt()
 		if !ok || v < 0 || v >= int64(before) || seen[int(v)] {
 			continue
@@ -342,7 +343,7 @@ func (f *File) sectionAt(off int) *Section {
 	if off < 0 || off >= len(f.Data) {
 		return nil
 	}
-	p := cos.NewParser(f.Data, off)
+	p := f.parser(f.Data, off)
 	p.SkipSpace()
 	start := p.Pos()
 	var s *Section

@@ -74,8 +74,16 @@ func (f *File) loadAt(off, num, rev int) cos.Object {
 	return ind.Value
 }
 
+// parser returns a parser over data at off that shares the file's scratch
+// storage.
+func (f *File) parser(data []byte, off int) *cos.Parser {
+	p := cos.NewParser(data, off)
+	p.Scratch = &f.scratch
+	return p
+}
+
 func (f *File) parseAt(off int) (cos.Indirect, error) {
-	p := cos.NewParser(f.Data, off)
+	p := f.parser(f.Data, off)
 	p.EndstreamAt = f.endstreamAt
 	p.Length = f.streamLength
 	ind, err := p.IndirectAt(off)
@@ -90,7 +98,7 @@ func (f *File) streamLength(r cos.Ref) (int64, bool) {
 	if !ok || e.Kind != InUse {
 		return 0, false
 	}
-	p := cos.NewParser(f.Data, int(e.Off))
+	p := f.parser(f.Data, int(e.Off))
 	num, ok1 := p.ReadInt()
 	_, ok2 := p.ReadInt()
 	if !ok1 || !ok2 || int(num) != r.Num || string(p.Keyword()) != "obj" {
@@ -185,7 +193,7 @@ func (f *File) parseObjStm(st *cos.Stream, rev int) *objStm {
 		f.Warn.StreamErrors++
 		return nil
 	}
-	p := cos.NewParser(data, 0)
+	p := f.parser(data, 0)
 	os := &objStm{}
 	offs := make([]int, 0, n)
 	for i := int64(0); i < n; i++ {
@@ -203,7 +211,7 @@ func (f *File) parseObjStm(st *cos.Stream, rev int) *objStm {
 			os.objs = append(os.objs, nil)
 			continue
 		}
-		q := cos.NewParser(data, off)
+		q := f.parser(data, off)
 		o, err := q.Object()
 		f.Warn.Anomalies += q.Anomalies
 		if err != nil && err != cos.ErrSyntax {

@@ -171,7 +171,7 @@ func (f *File) rebuild() {
 			break
 		}
 		pos = i
-		p := cos.NewParser(f.Data, i+len("trailer"))
+		p := f.parser(f.Data, i+len("trailer"))
 		if o, _ := p.Object(); o != nil {
 			if d, ok := o.(*cos.Dict); ok && d.Has("Root") {
 				trailer = d

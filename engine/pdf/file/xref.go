@@ -9,7 +9,7 @@ import (
 
 // readTable reads a classic "xref ... trailer <<>>" section at off.
 func (f *File) readTable(off int) *Section {
-	p := cos.NewParser(f.Data, off)
+	p := f.parser(f.Data, off)
 	p.Keyword() // "xref"
 	m := map[int32]Entry{}
 	for {
@@ -97,7 +97,7 @@ func (f *File) readTable(off int) *Section {
 
 // readXrefStream reads an xref stream object at off.
 func (f *File) readXrefStream(off int) *Section {
-	p := cos.NewParser(f.Data, off)
+	p := f.parser(f.Data, off)
 	p.EndstreamAt = f.endstreamAt
 	ind, err := p.IndirectAt(off)
 	if err != nil && ind.Value == nil {

@@ -42,6 +42,9 @@ type Budget struct {
 	Exhausted bool // the total was reached: later streams are refused
 	// Refused counts streams not decoded, or cut, because a limit was hit.
 	Refused int
+
+	// inflate is decoder state reused across the inspection's streams.
+	inflate inflater
 }
 
 // NewBudget returns a budget of limit bytes in total and the default cap
@@ -144,7 +147,7 @@ func Decode(raw []byte, d *cos.Dict, resolve func(cos.Object) cos.Object, budget
 			return nil, ErrBudget
 		}
 		allowance := budget.allowance()
-		out, err := apply(name, parms[i], data, allowance)
+		out, err := budget.inflate.apply(name, parms[i], data, allowance)
 		budget.Used += int64(len(out))
 		if errors.Is(err, filter.ErrDecodeLimitExceeded) {
 			budget.Refused++
@@ -162,18 +165,23 @@ func Decode(raw []byte, d *cos.Dict, resolve func(cos.Object) cos.Object, budget
 	return data, nil
 }
 
-func apply(name string, parms *cos.Dict, data []byte, limit int64) ([]byte, error) {
-	f, err := filter.NewFilter(name, intParms(parms), limit)
+// apply runs one filter through the inflater or pdfcpu.
+func (z *inflater) apply(name string, parms *cos.Dict, data []byte, limit int64) ([]byte, error) {
+	ip := intParms(parms)
+	if z.handles(name, ip, limit) {
+		out, err := z.decode(data, limit)
+		if err != nil && !errors.Is(err, filter.ErrDecodeLimitExceeded) {
+			return rawFallback(data, limit, err)
+		}
+		return out, err
+	}
+	f, err := filter.NewFilter(name, ip, limit)
 	if err != nil {
 		return nil, ErrUnsupported
 	}
 	r, err := decodeSafely(f, data)
 	if err != nil && name == filter.Flate && !errors.Is(err, filter.ErrDecodeLimitExceeded) {
-		// Some writers emit raw deflate data without the zlib header, or
-		// with a damaged one; viewers accept it, and so do we.
-		if out, ferr := rawInflate(data, limit); ferr == nil || len(out) > 0 {
-			return out, ferr
-		}
+		return rawFallback(data, limit, err)
 	}
 	if err != nil {
 		return nil, err
@@ -199,6 +207,16 @@ func decodeSafely(f filter.Filter, data []byte) (r io.Reader, err error) {
 		}
 	}()
 	return f.Decode(bytes.NewReader(data))
+}
+
+// rawFallback answers a Flate stream zlib refused (err): some writers emit
+// raw deflate data without the zlib header, or with a damaged one; viewers
+// accept it, and so do we.
+func rawFallback(data []byte, limit int64, err error) ([]byte, error) {
+	if out, ferr := rawInflate(data, limit); ferr == nil || len(out) > 0 {
+		return out, ferr
+	}
+	return nil, err
 }
 
 func rawInflate(data []byte, limit int64) ([]byte, error) {

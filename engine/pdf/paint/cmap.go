@@ -1,10 +1,6 @@
 package paint
 
-import (
-	"unicode/utf16"
-
-	"github.com/doctrust/doctrust/engine/pdf/cos"
-)
+import "unicode/utf16"
 
 // CMap limits: a ToUnicode map larger than this is read in part.
 const (
@@ -36,8 +32,8 @@ type bfRange struct {
 func parseCMap(data []byte) *cmap {
 	c := &cmap{single: map[uint32]string{}}
 	entries := 0
-	var operands []cos.Object
-	Scan(data, maxCMapArgs, func(op []byte, args []cos.Object) bool {
+	var sc Scanner
+	sc.Scan(data, maxCMapArgs, func(op []byte, args []Operand) bool {
 		switch string(op) {
 		case "endcodespacerange":
 			for i := 0; i+1 < len(args) && len(c.space) < 256; i += 2 {
@@ -53,10 +49,11 @@ func parseCMap(data []byte) *cmap {
 				if n == 0 {
 					continue
 				}
-				if s, ok := args[i+1].(cos.String); ok {
-					c.single[code] = utf16Text(s.Bytes)
-				} else if nm, ok := args[i+1].(cos.Name); ok {
-					if r := glyphRune(string(nm)); r != 0 {
+				switch dst := args[i+1]; dst.Kind {
+				case String:
+					c.single[code] = utf16Text(dst.Bytes)
+				case Name:
+					if r := glyphRune(string(dst.Bytes)); r != 0 {
 						c.single[code] = string(r)
 					}
 				}
@@ -70,16 +67,19 @@ func parseCMap(data []byte) *cmap {
 					continue
 				}
 				r := bfRange{lo: lo, hi: hi}
-				switch d := args[i+2].(type) {
-				case cos.String:
+				switch d := args[i+2]; d.Kind {
+				case String:
 					r.start = []rune(utf16Text(d.Bytes))
 					if len(r.start) == 0 {
 						continue
 					}
-				case cos.Array:
-					for _, o := range d {
-						s, _ := o.(cos.String)
-						r.list = append(r.list, utf16Text(s.Bytes))
+				case Array:
+					for _, o := range d.Elems {
+						var s []byte
+						if o.Kind == String {
+							s = o.Bytes
+						}
+						r.list = append(r.list, utf16Text(s))
 					}
 				default:
 					continue
@@ -89,21 +89,20 @@ func parseCMap(data []byte) *cmap {
 			}
 		}
 		return true
-	}, &operands)
+	})
 	return c
 }
 
 // codeOf reads a source code given as a hex string.
-func codeOf(o cos.Object) (uint32, int) {
-	s, ok := o.(cos.String)
-	if !ok || len(s.Bytes) == 0 || len(s.Bytes) > 4 {
+func codeOf(o Operand) (uint32, int) {
+	if o.Kind != String || len(o.Bytes) == 0 || len(o.Bytes) > 4 {
 		return 0, 0
 	}
 	var v uint32
-	for _, b := range s.Bytes {
+	for _, b := range o.Bytes {
 		v = v<<8 | uint32(b)
 	}
-	return v, len(s.Bytes)
+	return v, len(o.Bytes)
 }
 
 // utf16Text decodes a UTF-16BE destination string.

@@ -107,11 +107,11 @@ func (in *Interpreter) spaceOfArray(arr cos.Array) space {
 }
 
 // colorOf converts operands of sc/scn (and g, rg, k) in a space.
-func colorOf(sp space, args []cos.Object, alpha float64) Color {
+func colorOf(sp space, args []Operand, alpha float64) Color {
 	var buf [4]float64
 	v := buf[:0]
 	for _, a := range args {
-		if n, ok := cos.AsNumber(a); ok && len(v) < len(buf) {
+		if n, ok := a.number(); ok && len(v) < len(buf) {
 			v = append(v, clamp01(n))
 		}
 	}

@@ -38,6 +38,13 @@ type Font struct {
 	fontMatrix Matrix
 	approx     bool
 	texts      map[uint32]string
+	lowTexts   *[256]lowText // codes below 256, without hashing
+}
+
+// lowText is a remembered decoding of a one-byte code.
+type lowText struct {
+	s     string
+	known bool
 }
 
 // Type3 reports glyphs drawn by content-stream procedures.
@@ -335,6 +342,16 @@ const maxTextCache = 4096
 // text decodes a code to Unicode, remembering the answer so a page of
 // text does not allocate one string per glyph.
 func (f *Font) text(code uint32) string {
+	if code < 256 {
+		if f.lowTexts == nil {
+			f.lowTexts = new([256]lowText)
+		}
+		t := &f.lowTexts[code]
+		if !t.known {
+			t.s, t.known = f.decode(code), true
+		}
+		return t.s
+	}
 	if s, ok := f.texts[code]; ok {
 		return s
 	}

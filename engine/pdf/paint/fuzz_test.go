@@ -1,28 +1,103 @@
 package paint
 
 import (
+	"fmt"
+	"math"
 	"testing"
 
 	"github.com/doctrust/doctrust/engine/pdf/cos"
 )
 
-// FuzzScan: the tokenizer never panics, always ends, and hands at most
-// MaxOperands operands to an operator.
+// FuzzScan: the tokenizer never panics, always ends, hands at most
+// MaxOperands operands to an operator, and reads the same operators and
+// operands as the boxing tokenizer it replaced (refScan).
 func FuzzScan(f *testing.F) {
 	f.Add([]byte("q 612 0 0 792 0 0 cm /Im1 Do Q BT /F1 12 Tf (Hi) Tj ET"))
 	f.Add([]byte("BI /W 2 /H 2 /BPC 8 /CS /G ID \x00\xffEI\x00 EI Q"))
 	f.Add([]byte("[ << /A ( ) >> ] ] ) } { true false null 1 2 3 4 5 6 7 cm"))
+	f.Add([]byte("[(a\\(b) <41 4> -12.5 +.5 --3 1.2.3 /N#41me [1 [2]] << /K 1 0 R >> 4 0 R x ) true] TJ 1 0 R 99999999999999999999 Tw"))
+	f.Add([]byte("/Span << /MCID 3 >> BDC [1 2 endobj 3] d <0041> Tj (unterminated"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var operands []cos.Object
-		ops := 0
-		Scan(data, MaxOperands, func(op []byte, args []cos.Object) bool {
-			ops++
+		var sc Scanner
+		var got []string
+		sc.Scan(data, MaxOperands, func(op []byte, args []Operand) bool {
 			if len(args) > MaxOperands {
 				t.Fatalf("%d operands", len(args))
 			}
-			return ops < 100000
-		}, &operands)
+			got = append(got, describeOp(op, args))
+			return len(got) < 100000
+		})
+		var want []string
+		refScan(data, MaxOperands, func(op []byte, args []cos.Object) bool {
+			d := string(op) + ":"
+			for _, a := range args {
+				d += " " + describeRef(a, true)
+			}
+			want = append(want, d)
+			return len(want) < 100000
+		})
+		if len(got) != len(want) {
+			t.Fatalf("%d operators, reference %d", len(got), len(want))
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("operator %d: %q, reference %q", i, got[i], want[i])
+			}
+		}
 	})
+}
+
+func describeOp(op []byte, args []Operand) string {
+	d := string(op) + ":"
+	for _, a := range args {
+		d += " " + describe(a)
+	}
+	return d
+}
+
+func describe(o Operand) string {
+	switch o.Kind {
+	case Number:
+		return fmt.Sprintf("n%x", math.Float64bits(o.Num))
+	case Name:
+		return fmt.Sprintf("/%q", o.Bytes)
+	case String:
+		return fmt.Sprintf("s%q", o.Bytes)
+	case Array:
+		d := "["
+		for _, e := range o.Elems {
+			d += " " + describe(e)
+		}
+		return d + "]"
+	}
+	return "o"
+}
+
+// describeRef describes a boxed operand the way describe does a typed one.
+func describeRef(o cos.Object, top bool) string {
+	switch v := o.(type) {
+	case cos.Int:
+		return describe(Operand{Kind: Number, Num: float64(v)})
+	case cos.Real:
+		return describe(Operand{Kind: Number, Num: float64(v)})
+	case cos.Name:
+		return describe(Operand{Kind: Name, Bytes: []byte(v)})
+	case cos.String:
+		return describe(Operand{Kind: String, Bytes: v.Bytes})
+	case cos.Array:
+		if !top {
+			return "o"
+		}
+		d := "["
+		for i, e := range v {
+			if i >= maxArrayElems {
+				break
+			}
+			d += " " + describeRef(e, false)
+		}
+		return d + "]"
+	}
+	return "o"
 }
 
 // FuzzInterpret: any content stream, run against resources with fonts (a
@@ -51,6 +126,25 @@ func FuzzInterpret(f *testing.F) {
 		for _, r := range pg.Text {
 			if !r.Box.finite() || len(r.Text) > maxRunText {
 				t.Fatalf("run %+v", r.Box)
+			}
+		}
+	})
+}
+
+// FuzzRowMap: a glyph box mapped through rowMap is bit for bit the box
+// Rect.transform gives.
+func FuzzRowMap(f *testing.F) {
+	f.Add(1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 10.0, 15.5, -2.0, 8.0)
+	f.Add(0.0, 1.0, -1.0, 0.0, 612.0, 0.0, math.Copysign(0, -1), 0.0, 1e308, -1e308)
+	f.Add(2.5, 0.3, -0.7, 1.1, 3.0, -4.0, 1.0/3, 2.0/3, -0.2, 0.8)
+	f.Fuzz(func(t *testing.T, a, b, c, d, e, ff, x0, x1, y0, y1 float64) {
+		m := Matrix{a, b, c, d, e, ff}
+		rm := newRowMap(m, y0, y1)
+		got, want := rm.box(x0, x1), Rect{x0, y0, x1, y1}.transform(m)
+		for i, g := range [4]float64{got.X0, got.Y0, got.X1, got.Y1} {
+			w := [4]float64{want.X0, want.Y0, want.X1, want.Y1}[i]
+			if math.Float64bits(g) != math.Float64bits(w) && !(math.IsNaN(g) && math.IsNaN(w)) {
+				t.Fatalf("coordinate %d: %v, transform %v", i, g, w)
 			}
 		}
 	})

@@ -83,6 +83,31 @@ func (r Rect) transform(m Matrix) Rect {
 	return Rect{min(x0, x1, x2, x3), min(y0, y1, y2, y3), max(x0, x1, x2, x3), max(y0, y1, y2, y3)}
 }
 
+// rowMap maps boxes that share their vertical extent [y0, y1], as the
+// glyphs of one show operator do, computing exactly what Rect.transform
+// computes with the products of y taken once instead of per glyph.
+type rowMap struct {
+	m                  Matrix
+	cy0, cy1, dy0, dy1 float64
+}
+
+func newRowMap(m Matrix, y0, y1 float64) rowMap {
+	return rowMap{m: m, cy0: y0 * m[2], cy1: y1 * m[2], dy0: y0 * m[3], dy1: y1 * m[3]}
+}
+
+// box is Rect{x0, y0, x1, y1}.transform(m).
+func (rm *rowMap) box(x0, x1 float64) Rect {
+	m := &rm.m
+	ax0, ax1 := x0*m[0], x1*m[0]
+	bx0, bx1 := x0*m[1], x1*m[1]
+	// The corners in transform's order: (x0,y0) (x1,y0) (x0,y1) (x1,y1).
+	px0, py0 := ax0+rm.cy0+m[4], bx0+rm.dy0+m[5]
+	px1, py1 := ax1+rm.cy0+m[4], bx1+rm.dy0+m[5]
+	px2, py2 := ax0+rm.cy1+m[4], bx0+rm.dy1+m[5]
+	px3, py3 := ax1+rm.cy1+m[4], bx1+rm.dy1+m[5]
+	return Rect{min(px0, px1, px2, px3), min(py0, py1, py2, py3), max(px0, px1, px2, px3), max(py0, py1, py2, py3)}
+}
+
 // finite reports a rectangle whose coordinates are all numbers.
 func (r Rect) finite() bool {
 	for _, v := range [4]float64{r.X0, r.Y0, r.X1, r.Y1} {

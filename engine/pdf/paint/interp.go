@@ -2,6 +2,7 @@ package paint
 
 import (
 	"math"
+	"slices"
 
 	"github.com/doctrust/doctrust/engine/pdf/cos"
 )
@@ -98,8 +99,7 @@ func (in *Interpreter) Page(contents cos.Object, res *cos.Dict) *Page {
 
 // exec runs one stream's operators.
 func (r *run) exec(data []byte, fr frame) {
-	var operands []cos.Object
-	Scan(data, MaxOperands, func(op []byte, args []cos.Object) bool {
+	r.in.scanner(fr.depth).Scan(data, MaxOperands, func(op []byte, args []Operand) bool {
 		r.page.Operators++
 		if r.page.Operators >= maxOps {
 			r.page.Truncated = true
@@ -112,14 +112,14 @@ func (r *run) exec(data []byte, fr frame) {
 		}
 		r.op(string(op), args, fr)
 		return !r.stopped
-	}, &operands)
+	})
 }
 
-func num(args []cos.Object, i int) float64 {
+func num(args []Operand, i int) float64 {
 	if i >= len(args) {
 		return 0
 	}
-	v, _ := cos.AsNumber(args[i])
+	v, _ := args[i].number()
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return 0
 	}
@@ -127,13 +127,13 @@ func num(args []cos.Object, i int) float64 {
 }
 
 // nums reads the last n operands (n <= 6) as finite numbers.
-func nums(args []cos.Object, n int) ([6]float64, bool) {
+func nums(args []Operand, n int) ([6]float64, bool) {
 	var out [6]float64
 	if len(args) < n {
 		return out, false
 	}
 	for i := range n {
-		v, ok := cos.AsNumber(args[len(args)-n+i])
+		v, ok := args[len(args)-n+i].number()
 		if !ok || math.IsNaN(v) || math.IsInf(v, 0) {
 			return out, false
 		}
@@ -142,7 +142,7 @@ func nums(args []cos.Object, n int) ([6]float64, bool) {
 	return out, true
 }
 
-func matrixArgs(args []cos.Object) (Matrix, bool) {
+func matrixArgs(args []Operand) (Matrix, bool) {
 	v, ok := nums(args, 6)
 	if !ok {
 		return Matrix{}, false
@@ -151,7 +151,7 @@ func matrixArgs(args []cos.Object) (Matrix, bool) {
 }
 
 // op runs one operator.
-func (r *run) op(op string, args []cos.Object, fr frame) {
+func (r *run) op(op string, args []Operand, fr frame) {
 	gs := &r.gs
 	switch op {
 	// graphics state
@@ -188,8 +188,8 @@ func (r *run) op(op string, args []cos.Object, fr frame) {
 	case "cs", "CS":
 		sp := spaceUnknown
 		if len(args) > 0 {
-			if n, ok := args[len(args)-1].(cos.Name); ok {
-				sp = r.in.spaceOf(n, fr.res)
+			if a := args[len(args)-1]; a.Kind == Name {
+				sp = r.in.spaceOf(a.name(), fr.res)
 			}
 		}
 		if op == "cs" {
@@ -253,8 +253,8 @@ func (r *run) op(op string, args []cos.Object, fr frame) {
 	case "ET":
 	case "Tf":
 		if len(args) >= 2 {
-			if n, ok := args[len(args)-2].(cos.Name); ok {
-				gs.font = r.in.font(fr.res, n)
+			if a := args[len(args)-2]; a.Kind == Name {
+				gs.font = r.in.font(fr.res, a.name())
 			}
 			gs.size = num(args, len(args)-1)
 		}
@@ -287,31 +287,31 @@ func (r *run) op(op string, args []cos.Object, fr frame) {
 		r.nextLine(0, -gs.leading)
 	case "Tj":
 		if len(args) > 0 {
-			r.show(cos.Array{args[len(args)-1]}, fr)
+			r.show(args[len(args)-1:], fr)
 		}
 	case "TJ":
 		if len(args) > 0 {
-			if arr, ok := args[len(args)-1].(cos.Array); ok {
-				r.show(arr, fr)
+			if a := args[len(args)-1]; a.Kind == Array {
+				r.show(a.Elems, fr)
 			}
 		}
 	case "'":
 		r.nextLine(0, -gs.leading)
 		if len(args) > 0 {
-			r.show(cos.Array{args[len(args)-1]}, fr)
+			r.show(args[len(args)-1:], fr)
 		}
 	case "\"":
 		if len(args) >= 3 {
 			gs.wordSpace, gs.charSpace = num(args, 0), num(args, 1)
 			r.nextLine(0, -gs.leading)
-			r.show(cos.Array{args[2]}, fr)
+			r.show(args[2:3], fr)
 		}
 
 	// XObjects and inline images
 	case "Do":
 		if len(args) > 0 {
-			if n, ok := args[len(args)-1].(cos.Name); ok {
-				r.do(n, fr)
+			if a := args[len(args)-1]; a.Kind == Name {
+				r.do(a.name(), fr)
 			}
 		}
 	case opBI:
@@ -323,8 +323,7 @@ func (r *run) op(op string, args []cos.Object, fr frame) {
 	case "BDC":
 		opt := false
 		if len(args) > 0 {
-			tag, _ := args[0].(cos.Name)
-			opt = tag == "OC"
+			opt = args[0].Kind == Name && string(args[0].Bytes) == "OC"
 		}
 		r.beginMarked(opt)
 	case "EMC":
@@ -348,11 +347,11 @@ func (r *run) beginMarked(optional bool) {
 }
 
 // extGState applies the alpha and soft-mask entries of a named ExtGState.
-func (r *run) extGState(args []cos.Object, fr frame) {
+func (r *run) extGState(args []Operand, fr frame) {
 	if len(args) == 0 {
 		return
 	}
-	name, _ := args[len(args)-1].(cos.Name)
+	name := args[len(args)-1].name()
 	res := cos.DictOf(r.in.src.Resolve(fr.res.Get("ExtGState")))
 	d := cos.DictOf(r.in.src.Resolve(res.Get(name)))
 	if d == nil {
@@ -494,7 +493,7 @@ func (r *run) shape(s Shape, fill, stroke bool, fr frame) {
 		s.FillColor.A, s.StrokeColor.A = min(s.FillColor.A, 0.5), min(s.StrokeColor.A, 0.5)
 	}
 	s.Stream, s.Revision, s.Form = fr.stream, fr.revision, fr.form
-	r.page.Shapes = append(r.page.Shapes, s)
+	r.page.Shapes = append(room(r.page.Shapes), s)
 }
 
 // ---- XObjects -------------------------------------------------------------
@@ -531,7 +530,7 @@ func (r *run) image(img Image, fr frame) {
 	img.Fill = r.gs.fill
 	img.SoftMask = img.SoftMask || r.gs.softMask
 	img.Stream, img.Revision, img.Form = fr.stream, fr.revision, fr.form
-	r.page.Images = append(r.page.Images, img)
+	r.page.Images = append(room(r.page.Images), img)
 }
 
 func (r *run) form(st *cos.Stream, num int, fr frame) {
@@ -609,7 +608,7 @@ func (r *run) nextLine(tx, ty float64) {
 }
 
 // show places the glyphs of one show operator as one run.
-func (r *run) show(items cos.Array, fr frame) {
+func (r *run) show(items []Operand, fr frame) {
 	gs := &r.gs
 	f := gs.font
 	if f == nil || r.full(len(r.page.Text), maxRuns) {
@@ -626,21 +625,22 @@ func (r *run) show(items cos.Array, fr frame) {
 	// the box at offset x mapped by the same matrix.
 	m0 := r.tm.Mul(gs.ctm)
 	tr.Size = math.Abs(gs.size) * math.Hypot(m0[2], m0[3])
-	var text []byte
+	text := r.in.text[:0]
 	first := true
 	start := len(r.in.glyphs)
 	x := 0.0
 	y0, y1 := f.descent*gs.size+gs.rise, f.ascent*gs.size+gs.rise
+	row := newRowMap(m0, y0, y1)
 	for _, it := range items {
-		switch v := it.(type) {
-		case cos.String:
-			s := v.Bytes
+		switch it.Kind {
+		case String:
+			s := it.Bytes
 			for len(s) > 0 {
 				code, n := f.nextCode(s)
 				s = s[n:]
 				w := f.width(code)
 				g := Glyph{Text: f.text(code)}
-				g.Box = Rect{x, y0, x + w*gs.size*gs.scale, y1}.transform(m0)
+				g.Box = row.box(x, x+w*gs.size*gs.scale)
 				if first {
 					tr.Box, first = g.Box, false
 				} else {
@@ -650,7 +650,7 @@ func (r *run) show(items cos.Array, fr frame) {
 					text = append(text, g.Text...)
 				}
 				if r.glyphs < maxGlyphs {
-					r.in.glyphs = append(r.in.glyphs, g)
+					r.in.glyphs = append(room(r.in.glyphs), g)
 					r.glyphs++
 				} else {
 					r.page.Truncated = true
@@ -662,7 +662,7 @@ func (r *run) show(items cos.Array, fr frame) {
 				x += adv * gs.scale
 			}
 		default:
-			if adj, ok := cos.AsNumber(v); ok && !math.IsNaN(adj) && !math.IsInf(adj, 0) {
+			if adj, ok := it.number(); ok && !math.IsNaN(adj) && !math.IsInf(adj, 0) {
 				x -= adj / 1000 * gs.size * gs.scale
 			}
 		}
@@ -676,6 +676,17 @@ func (r *run) show(items cos.Array, fr frame) {
 		return
 	}
 	tr.Text = string(text)
+	r.in.text = text
 	tr.Clipped = !tr.Box.Overlaps(gs.clip) && !(tr.Box.Area() == 0 && gs.clip.Contains(tr.Box, 0))
-	r.page.Text = append(r.page.Text, tr)
+	r.page.Text = append(room(r.page.Text), tr)
+}
+
+// room makes space for one more element, doubling the capacity when it
+// runs out: append grows large slices by a quarter, which for a page's
+// glyphs and runs allocates and copies several times what doubling does.
+func room[S ~[]E, E any](s S) S {
+	if len(s) < cap(s) {
+		return s
+	}
+	return slices.Grow(s, max(cap(s), 16))
 }

@@ -145,6 +145,14 @@ type Interpreter struct {
 	formBytes int
 	page      Page
 	glyphs    []Glyph // storage of every run's Glyphs on the current page
+	text      []byte  // a run's text while show builds it
+	// scanners[d] tokenises the streams run at form depth d.
+	scanners [maxFormDepth + 1]Scanner
+}
+
+// scanner returns the tokenizer of form depth d.
+func (in *Interpreter) scanner(depth int) *Scanner {
+	return &in.scanners[min(max(depth, 0), maxFormDepth)]
 }
 
 // New returns an interpreter over src.
