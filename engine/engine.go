@@ -11,6 +11,7 @@ import (
 
 	"github.com/doctrust/doctrust/engine/compare"
 	"github.com/doctrust/doctrust/engine/image"
+	"github.com/doctrust/doctrust/engine/inject"
 	"github.com/doctrust/doctrust/engine/office"
 	"github.com/doctrust/doctrust/engine/pdf"
 	"github.com/doctrust/doctrust/engine/report"
@@ -27,6 +28,12 @@ var (
 	// analysis_timeout).
 	ErrDeadline = errors.New("engine: analysis deadline exceeded")
 )
+
+// Prepare builds the read-only tables the engine otherwise builds on first
+// use (the injection lexicon, a few milliseconds). A one-shot process calls
+// it on a goroutine of its own while it reads its file; a server calls it
+// at start so no request pays for it. The tables never change once built.
+func Prepare() { inject.Prepare() }
 
 // Compare relates a candidate PDF to an original (POST /api/v1/compare).
 // Either file not being a PDF is ErrUnreadable; the deadline is ErrDeadline.

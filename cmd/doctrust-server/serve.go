@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/doctrust/doctrust/engine"
 	"github.com/doctrust/doctrust/internal/cli"
 	"github.com/doctrust/doctrust/internal/config"
 	"github.com/doctrust/doctrust/internal/httpapi"
@@ -24,6 +25,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, cli.Usage)
 		return 2
 	}
+	go engine.Prepare() // so no request pays for it
 	svc, err := config.Server(context.Background(), config.Local, os.Getenv, stderr)
 	addr := "127.0.0.1:" + strconv.Itoa(config.Int(os.Getenv, "PORT", 8080))
 	if err != nil {

@@ -25,6 +25,9 @@ var lex = sync.OnceValue(func() *tables {
 	return t
 })
 
+// Prepare builds the lexicon now rather than at the first scan.
+func Prepare() { lex() }
+
 // def is one cue rule before compilation.
 type def struct {
 	cat     Category

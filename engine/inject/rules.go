@@ -121,6 +121,25 @@ func compile(cat Category, str strength, pattern string) rule {
 
 // words normalises one alternative of a pattern into its words.
 func words(s string) []string {
+	if plainWord(s) {
+		return []string{s}
+	}
+	return lexWords(s)
+}
+
+// plainWord: lower-case ASCII letters only, which the lexer gives back
+// unchanged as one word. Most of the lexicon is such words, and passing
+// them through the lexer was half the cost of building it.
+func plainWord(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'a' || s[i] > 'z' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func lexWords(s string) []string {
 	var lx lexer
 	toks := lx.lex(strings.ReplaceAll(s, "_", " "), 0)
 	out := make([]string, 0, len(toks))

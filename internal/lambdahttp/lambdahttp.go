@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambda"
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
+	"github.com/doctrust/doctrust/engine"
 	"github.com/doctrust/doctrust/internal/config"
 	"github.com/doctrust/doctrust/internal/httpapi"
 )
@@ -26,6 +27,8 @@ type Handler func(context.Context, events.APIGatewayV2HTTPRequest) (events.APIGa
 
 // New builds the handler from the environment.
 func New(getenv func(string) string) (Handler, error) {
+	// In the init phase, not in the first request.
+	engine.Prepare()
 	// The store stays open for the life of the instance.
 	svc, err := config.Server(context.Background(), config.Lambda, getenv, os.Stderr)
 	if err != nil {

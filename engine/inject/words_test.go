@@ -1,0 +1,41 @@
+package inject
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestPlainWordsAreTheirOwnLexing: words' shortcut must give what the
+// lexer gives, for every plain alternative of the lexicon and every
+// word of the fixed sets.
+func TestPlainWordsAreTheirOwnLexing(t *testing.T) {
+	var plain []string
+	for _, l := range [][]def{english, portuguese, spanish, french, german} {
+		for _, d := range l {
+			for _, f := range strings.Fields(d.pattern) {
+				for _, a := range strings.Split(strings.TrimLeft(f, "^!~"), "|") {
+					plain = append(plain, strings.TrimSuffix(a, "*"))
+				}
+			}
+		}
+	}
+	for _, s := range []map[string]bool{leadIn, conjunctions, modals, secondPerson, mentionWords} {
+		for w := range s {
+			plain = append(plain, w)
+		}
+	}
+	n := 0
+	for _, a := range plain {
+		if !plainWord(a) {
+			continue
+		}
+		n++
+		if got := lexWords(a); !slices.Equal(got, []string{a}) {
+			t.Errorf("%q lexes to %q", a, got)
+		}
+	}
+	if n < 500 {
+		t.Fatalf("only %d plain words checked", n)
+	}
+}
