@@ -74,12 +74,15 @@ lint:
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./engine/...
 
-# Every fuzz target for FUZZTIME each (not run by CI).
+# Every fuzz target for FUZZTIME each (not run by CI). The fuzzer's default
+# minimisation of a new input can take a whole short run on this machine
+# class; FUZZMINIMIZE bounds it.
 FUZZTIME ?= 60s
+FUZZMINIMIZE ?= 10s
 fuzz:
 	@for pkg in $$($(GO) list ./...); do \
 	  for t in $$($(GO) test -list '^Fuzz' $$pkg 2>/dev/null | grep '^Fuzz'); do \
-	    echo "== $$pkg $$t"; $(GO) test -run='^$$' -fuzz="^$$t$$" -fuzztime=$(FUZZTIME) $$pkg || exit 1; \
+	    echo "== $$pkg $$t"; $(GO) test -run='^$$' -fuzz="^$$t$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=$(FUZZMINIMIZE) $$pkg || exit 1; \
 	  done; \
 	done
 
