@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/doctrust/doctrust/engine"
 	"github.com/doctrust/doctrust/engine/report"
+	"github.com/doctrust/doctrust/internal/corpustest"
 )
 
 // corpusDir is ../shared/corpus beside the repository.
@@ -39,32 +39,7 @@ var manifestExceptions = map[string]string{
 	"pdf-general/qpdf/enc-XI-attachments-base.pdf": "not encrypted",
 }
 
-type manifestRow struct {
-	category, file, expected string
-}
-
-func manifest(t testing.TB) []manifestRow {
-	dir := corpusDir(t)
-	fh, err := os.Open(filepath.Join(dir, "MANIFEST.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
-	var rows []manifestRow
-	sc := bufio.NewScanner(fh)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for first := true; sc.Scan(); first = false {
-		if first {
-			continue
-		}
-		f := strings.Split(sc.Text(), "\t")
-		if len(f) < 6 {
-			continue
-		}
-		rows = append(rows, manifestRow{category: f[0], file: f[1], expected: f[5]})
-	}
-	return rows
-}
+func manifest(t testing.TB) []corpustest.Row { return corpustest.Manifest(t, corpusDir(t)) }
 
 func signal(r *report.Report, id string) *report.Signal {
 	for i := range r.Signals {
@@ -97,9 +72,9 @@ func TestCorpusSweep(t *testing.T) {
 	}
 	var times []took
 	for _, row := range rows {
-		data, err := os.ReadFile(filepath.Join(dir, row.file))
+		data, err := os.ReadFile(filepath.Join(dir, row.File))
 		if err != nil {
-			t.Errorf("%s: %v", row.file, err)
+			t.Errorf("%s: %v", row.File, err)
 			continue
 		}
 		var before, after runtime.MemStats
@@ -107,34 +82,34 @@ func TestCorpusSweep(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), sweepBudget)
 		start := time.Now()
 		r, err := engine.Inspect(ctx, data, engine.Options{})
-		times = append(times, took{row.file, time.Since(start)})
+		times = append(times, took{row.File, time.Since(start)})
 		cancel()
 		runtime.ReadMemStats(&after)
 		switch {
 		case errors.Is(err, engine.ErrUnreadable):
 			unreadable++
-			if strings.HasPrefix(row.category, "pdf-") && row.category != "pdf-hostile" && manifestExceptions[row.file] == "" {
-				t.Errorf("%s: a %s file was refused as unreadable", row.file, row.category)
+			if strings.HasPrefix(row.Category, "pdf-") && row.Category != "pdf-hostile" && manifestExceptions[row.File] == "" {
+				t.Errorf("%s: a %s file was refused as unreadable", row.File, row.Category)
 			}
 			continue
 		case err != nil:
-			t.Errorf("%s: %v", row.file, err)
+			t.Errorf("%s: %v", row.File, err)
 			continue
 		}
 		reports++
 		if s := signal(r, "structure-warnings"); s != nil {
 			for _, c := range s.Evidence["codes"].([]string) {
 				if c == "analysis-fault" {
-					t.Errorf("%s: an analyser faulted on this file", row.file)
+					t.Errorf("%s: an analyser faulted on this file", row.File)
 				}
 			}
 		}
 		// Total allocation bounds the peak heap from above.
 		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20+16*uint64(len(data)) {
-			t.Errorf("%s: allocated %d MB for a %d KB file", row.file, alloc>>20, len(data)>>10)
+			t.Errorf("%s: allocated %d MB for a %d KB file", row.File, alloc>>20, len(data)>>10)
 		}
 		if r.Summary.Cost.PhysicalBytes != int64(len(data)) || r.Document.SizeBytes != int64(len(data)) {
-			t.Errorf("%s: size %d/%d, want %d", row.file, r.Summary.Cost.PhysicalBytes, r.Document.SizeBytes, len(data))
+			t.Errorf("%s: size %d/%d, want %d", row.File, r.Summary.Cost.PhysicalBytes, r.Document.SizeBytes, len(data))
 		}
 	}
 	t.Logf("%d reports, %d unreadable", reports, unreadable)
@@ -149,10 +124,10 @@ func TestDeterminism(t *testing.T) {
 	dir := corpusDir(t)
 	now := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	for _, row := range manifest(t) {
-		if !strings.HasPrefix(row.category, "pdf-") {
+		if !strings.HasPrefix(row.Category, "pdf-") {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(dir, row.file))
+		data, err := os.ReadFile(filepath.Join(dir, row.File))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -165,7 +140,7 @@ func TestDeterminism(t *testing.T) {
 			out[i], _ = json.Marshal(r)
 		}
 		if !bytes.Equal(out[0], out[1]) {
-			t.Errorf("%s: two inspections differ", row.file)
+			t.Errorf("%s: two inspections differ", row.File)
 		}
 	}
 }
@@ -176,60 +151,60 @@ func TestManifestExpectations(t *testing.T) {
 	dir := corpusDir(t)
 	checked := map[string]int{}
 	for _, row := range manifest(t) {
-		if !strings.HasPrefix(row.category, "pdf-") {
+		if !strings.HasPrefix(row.Category, "pdf-") {
 			continue
 		}
-		exp := row.expected
+		exp := row.Expected
 		has := func(s string) bool { return strings.Contains(exp, s) }
-		data, err := os.ReadFile(filepath.Join(dir, row.file))
+		data, err := os.ReadFile(filepath.Join(dir, row.File))
 		if err != nil {
 			t.Fatal(err)
 		}
 		r, err := engine.Inspect(context.Background(), data, engine.Options{})
 		if err != nil {
-			if !has("hostile=yes") && !has("malformed=yes") && !has("corrupt=yes") && manifestExceptions[row.file] == "" {
-				t.Errorf("%s: %v", row.file, err)
+			if !has("hostile=yes") && !has("malformed=yes") && !has("corrupt=yes") && manifestExceptions[row.File] == "" {
+				t.Errorf("%s: %v", row.File, err)
 			}
 			continue
 		}
-		if has("encrypted=") && !has("encrypted=no") && manifestExceptions[row.file] != "not encrypted" {
+		if has("encrypted=") && !has("encrypted=no") && manifestExceptions[row.File] != "not encrypted" {
 			checked["encrypted"]++
 			sw := signal(r, "structure-warnings")
 			if !r.Document.Encrypted || sw == nil || sw.Evidence["code"] != "encrypted-content-not-analysed" {
-				t.Errorf("%s: expected an encrypted report with encrypted-content-not-analysed", row.file)
+				t.Errorf("%s: expected an encrypted report with encrypted-content-not-analysed", row.File)
 			}
 		}
 		if has("javascript=yes") {
 			checked["javascript"]++
 			if s := signal(r, "active-content"); s == nil || s.Evidence["counts"].(map[string]int)["javascript"] == 0 {
-				t.Errorf("%s: JavaScript not reported", row.file)
+				t.Errorf("%s: JavaScript not reported", row.File)
 			}
 		}
 		if has("embedded_file=yes") && !r.Document.Encrypted {
 			checked["embedded_file"]++
 			s := signal(r, "active-content")
 			if s == nil {
-				t.Errorf("%s: attachment not reported", row.file)
+				t.Errorf("%s: attachment not reported", row.File)
 			} else if c := s.Evidence["counts"].(map[string]int); c["embeddedFiles"]+c["fileAttachments"] == 0 {
-				t.Errorf("%s: attachment not counted: %v", row.file, c)
+				t.Errorf("%s: attachment not counted: %v", row.File, c)
 			}
 		}
 		if has("incremental=yes") || has("modifications_after_signing=yes") || has("sigs=2") || has("edited=yes") {
 			checked["incremental"]++
 			if r.Summary.Revisions < 2 || signal(r, "incremental-updates") == nil {
-				t.Errorf("%s: expected appended revisions, got %d", row.file, r.Summary.Revisions)
+				t.Errorf("%s: expected appended revisions, got %d", row.File, r.Summary.Revisions)
 			}
 		}
 		if (has("wellformed=yes") || has("qpdf_check_exit=0")) && !r.Document.Encrypted {
 			checked["clean"]++
 			if s := signal(r, "structure-warnings"); s != nil && s.Severity != report.Info {
-				t.Errorf("%s: well-formed file has structure warnings %v", row.file, s.Evidence["codes"])
+				t.Errorf("%s: well-formed file has structure warnings %v", row.File, s.Evidence["codes"])
 			}
 		}
-		if has("malformed=yes") && strings.HasPrefix(row.file, "pdf-hostile/pyhanko/minimal-startxref") {
+		if has("malformed=yes") && strings.HasPrefix(row.File, "pdf-hostile/pyhanko/minimal-startxref") {
 			checked["startxref"]++
 			if signal(r, "structure-warnings") == nil {
-				t.Errorf("%s: damaged startxref not reported", row.file)
+				t.Errorf("%s: damaged startxref not reported", row.File)
 			}
 		}
 	}

@@ -1,7 +1,6 @@
 package metadata
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/doctrust/doctrust/internal/corpustest"
 )
 
 const corpus = "../../../shared/corpus"
@@ -24,21 +25,10 @@ type manifestRow struct {
 }
 
 func readManifest(t *testing.T) []manifestRow {
-	f, err := os.Open(filepath.Join(corpus, "MANIFEST.tsv"))
-	if err != nil {
-		t.Skip("corpus not present")
-	}
-	defer f.Close()
 	var rows []manifestRow
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		cols := strings.Split(sc.Text(), "\t")
-		if len(cols) < 6 || cols[0] == "category" {
-			continue
-		}
-		r := manifestRow{category: cols[0], file: cols[1], expected: map[string]string{}}
-		for _, kv := range strings.Split(cols[5], ";") {
+	for _, c := range corpustest.Manifest(t, corpus) {
+		r := manifestRow{category: c.Category, file: c.File, expected: map[string]string{}}
+		for _, kv := range strings.Split(c.Expected, ";") {
 			k, v, ok := strings.Cut(kv, "=")
 			if !ok {
 				// python-docx rows: "image/jpeg;500x375;dpi=256".

@@ -1,7 +1,6 @@
 package pdf_test
 
 import (
-	"bufio"
 	"os"
 	"path/filepath"
 	"sort"
@@ -11,32 +10,23 @@ import (
 	"github.com/doctrust/doctrust/engine/pdf"
 	"github.com/doctrust/doctrust/engine/report"
 	"github.com/doctrust/doctrust/engine/sniff"
+	"github.com/doctrust/doctrust/internal/corpustest"
 )
 
 // contentFamilies are the families of the page-content walk.
 var contentFamilies = []string{"hidden-text", "redaction-exposure", "content-overlay", "annotation-overlays", "font-anomalies", "numeric-edits", "embedded-image-anomalies", "page-geometry"}
 
-type corpusRow struct{ category, file, expected string }
-
 // pdfCorpus lists the MANIFEST.tsv rows of the given categories.
-func pdfCorpus(t *testing.T, categories ...string) (string, []corpusRow) {
+func pdfCorpus(t *testing.T, categories ...string) (string, []corpustest.Row) {
 	t.Helper()
 	dir, err := filepath.Abs("../../../shared/corpus")
 	if err != nil {
 		t.Fatal(err)
 	}
-	fh, err := os.Open(filepath.Join(dir, "MANIFEST.tsv"))
-	if err != nil {
-		t.Skip("shared corpus not present")
-	}
-	defer fh.Close()
-	var rows []corpusRow
-	sc := bufio.NewScanner(fh)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		f := strings.Split(sc.Text(), "\t")
-		if len(f) >= 6 && (len(categories) == 0 || contains(categories, f[0])) {
-			rows = append(rows, corpusRow{f[0], f[1], f[5]})
+	var rows []corpustest.Row
+	for _, r := range corpustest.Manifest(t, dir) {
+		if len(categories) == 0 || contains(categories, r.Category) {
+			rows = append(rows, r)
 		}
 	}
 	return dir, rows
@@ -69,26 +59,26 @@ func analyzeFile(t *testing.T, path string) (*jsonReport, bool) {
 func TestRedactionCorpus(t *testing.T) {
 	dir, rows := pdfCorpus(t, "pdf-redaction")
 	for _, row := range rows {
-		r, ok := analyzeFile(t, filepath.Join(dir, row.file))
+		r, ok := analyzeFile(t, filepath.Join(dir, row.File))
 		if !ok {
-			t.Fatalf("%s: not a PDF", row.file)
+			t.Fatalf("%s: not a PDF", row.File)
 		}
 		s := r.signal("redaction-exposure")
 		switch {
-		case strings.Contains(row.expected, "bad_redaction=yes"):
+		case strings.Contains(row.Expected, "bad_redaction=yes"):
 			if s == nil || s.Message.Code != "redaction-exposure.text-under-box" {
-				t.Errorf("%s: want text-under-box, got %+v", row.file, s)
+				t.Errorf("%s: want text-under-box, got %+v", row.File, s)
 				continue
 			}
-			if strings.Contains(row.expected, "bad_redactions_page1=3") {
-				eq(t, row.file+" boxes", s.Evidence["boxesTotal"], float64(3))
+			if strings.Contains(row.Expected, "bad_redactions_page1=3") {
+				eq(t, row.File+" boxes", s.Evidence["boxesTotal"], float64(3))
 			}
-			if strings.Contains(row.expected, "intersecting_chars=64") {
-				eq(t, row.file+" characters", s.Evidence["charactersUnder"], float64(64))
+			if strings.Contains(row.Expected, "intersecting_chars=64") {
+				eq(t, row.File+" characters", s.Evidence["charactersUnder"], float64(64))
 			}
-		case strings.Contains(row.expected, "bad_redaction=no"):
+		case strings.Contains(row.Expected, "bad_redaction=no"):
 			if s != nil {
-				t.Errorf("%s: want quiet, got %s %v", row.file, s.Message.Code, s.Evidence)
+				t.Errorf("%s: want quiet, got %s %v", row.File, s.Message.Code, s.Evidence)
 			}
 		}
 	}
@@ -134,7 +124,7 @@ func TestContentFamiliesQuietOnCleanCorpus(t *testing.T) {
 	infos := map[string]int{}
 	files := 0
 	for _, row := range rows {
-		r, ok := analyzeFile(t, filepath.Join(dir, row.file))
+		r, ok := analyzeFile(t, filepath.Join(dir, row.File))
 		if !ok {
 			continue
 		}
@@ -144,9 +134,9 @@ func TestContentFamiliesQuietOnCleanCorpus(t *testing.T) {
 				infos[id+" "+s.Message.Code]++
 			}
 			if s := r.signal(id); s != nil && report.Severity(s.Severity).Rank() > 0 {
-				flagged[id] = append(flagged[id], row.file+" "+s.Message.Code)
-				if _, ok := cleanExceptions[row.file]; !ok {
-					t.Errorf("%s: %s %s %v", row.file, s.Message.Code, s.Severity, s.Evidence)
+				flagged[id] = append(flagged[id], row.File+" "+s.Message.Code)
+				if _, ok := cleanExceptions[row.File]; !ok {
+					t.Errorf("%s: %s %s %v", row.File, s.Message.Code, s.Severity, s.Evidence)
 				}
 			}
 		}

@@ -1,7 +1,6 @@
 package pdf_test
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"os"
@@ -10,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/doctrust/doctrust/internal/corpustest"
 )
 
 // sigCorpus is the shared corpus seen from this package's directory.
@@ -231,21 +232,13 @@ func pyLevel(v string) string {
 // expect. Every key of the expected column must be classified: checked,
 // cryptographic or another family's.
 func TestSignatureCorpusExpectations(t *testing.T) {
-	fh, err := os.Open(filepath.Join(sigCorpus, "MANIFEST.tsv"))
-	if err != nil {
-		t.Skipf("corpus absent: %v", err)
-	}
-	defer fh.Close()
 	checked := map[string]int{}
 	skipped := 0
-	sc := bufio.NewScanner(fh)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		row := strings.Split(sc.Text(), "\t")
-		if len(row) < 6 || (row[0] != "pdf-signed" && row[0] != "pdf-incremental") {
+	for _, row := range corpustest.Manifest(t, sigCorpus) {
+		if row.Category != "pdf-signed" && row.Category != "pdf-incremental" {
 			continue
 		}
-		file, expected := row[1], row[5]
+		file, expected := row.File, row.Expected
 		data, err := os.ReadFile(filepath.Join(sigCorpus, file))
 		if err != nil {
 			t.Fatal(err)

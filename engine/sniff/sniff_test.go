@@ -2,7 +2,6 @@ package sniff
 
 import (
 	"archive/zip"
-	"bufio"
 	"bytes"
 	"encoding/binary"
 	"io/fs"
@@ -15,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/doctrust/doctrust/internal/corpustest"
 )
 
 // ---------------------------------------------------------------- fixtures
@@ -442,24 +443,9 @@ func corpusDir(tb testing.TB) string {
 
 // readManifest maps a corpus-relative path to its "expected" column.
 func readManifest(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	f, err := os.Open(filepath.Join(dir, "MANIFEST.tsv"))
-	if err != nil {
-		t.Fatalf("manifest: %v", err)
-	}
-	defer f.Close()
 	m := map[string]string{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-	for first := true; sc.Scan(); first = false {
-		cols := strings.Split(sc.Text(), "\t")
-		if first || len(cols) < 6 {
-			continue
-		}
-		m[cols[1]] = cols[5]
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatalf("manifest: %v", err)
+	for _, r := range corpustest.Manifest(t, dir) {
+		m[r.File] = r.Expected
 	}
 	return m
 }

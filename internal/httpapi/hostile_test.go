@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/doctrust/doctrust/internal/corpustest"
 )
 
 const corpusDir = "../../../shared/corpus"
@@ -39,21 +41,16 @@ var quietMalformed = map[string]bool{
 // never a 5xx; a file its manifest calls malformed carries
 // structure-warnings; the service answers the next request.
 func TestHostileCorpusOverHTTP(t *testing.T) {
-	manifest, err := os.ReadFile(filepath.Join(corpusDir, "MANIFEST.tsv"))
-	if err != nil {
-		t.Skip("corpus not present")
-	}
 	malformed := map[string]bool{}
-	for _, line := range strings.Split(string(manifest), "\n") {
-		f := strings.Split(line, "\t")
-		if len(f) >= 6 && strings.Contains(f[5], "malformed=yes") {
-			malformed[filepath.Join(corpusDir, f[1])] = true
+	for _, r := range corpustest.Manifest(t, corpusDir) {
+		if strings.Contains(r.Expected, "malformed=yes") {
+			malformed[filepath.Join(corpusDir, r.File)] = true
 		}
 	}
 	hostileDir := filepath.Join(corpusDir, "pdf-hostile")
 	e := newEnv(t, func(c *Config) { c.MaxUploadMB = 10 })
 	var reports, refused int
-	err = filepath.WalkDir(hostileDir, func(path string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(hostileDir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
