@@ -139,11 +139,7 @@ func TestBaselineLifecycle(t *testing.T) {
 	if ib["divergence"].(float64) <= 0 || fmt.Sprint(ib["mismatchedDimensions"]) != "[producers]" {
 		t.Fatalf("other writer: %v", ib)
 	}
-	found := false
-	for _, s := range rep["signals"].([]any) {
-		found = found || s.(map[string]any)["id"] == "issuer-mismatch"
-	}
-	if !found {
+	if !hasSignal(rep, "issuer-mismatch") {
 		t.Fatal("no issuer-mismatch signal")
 	}
 	// Anonymous callers see no account's profile, but the built-in ones.

@@ -28,6 +28,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/doctrust/doctrust/internal/ddblocal"
@@ -45,8 +46,8 @@ func main() {
 	runs, _ := strconv.Atoi(envOr("RUNS", "10"))
 	largestPDF := filepath.Join(corpus, "pdf-redaction/x-ray/no_bad_redactions.5.5.pdf")
 	largestImage := filepath.Join(corpus, "image/libavif/dog_exif_extended_xmp_icc.jpg")
-	upload := func(route string, paths ...string) func() ([]byte, string, error) {
-		return func() ([]byte, string, error) { return uploadEvent(route, paths...) }
+	upload := func(route, path string) func() ([]byte, string, error) {
+		return func() ([]byte, string, error) { return uploadEvent(route, path) }
 	}
 	functions := []function{
 		{"inspect", upload("inspect", largestPDF)},
@@ -55,8 +56,8 @@ func main() {
 		// account for: init only. It reads both files less deeply than
 		// one inspection does (docs/performance.md).
 		{"compare", nil},
-		{"accounts", getEvent("/api/v1/health")},
-		{"billing", getEvent("/api/v1/health")},
+		{"accounts", healthEvent},
+		{"billing", healthEvent},
 	}
 	if _, err := os.Stat("functions/ingest"); err == nil {
 		functions = append(functions, function{"ingest", nil})
@@ -141,7 +142,7 @@ func coldStart(bin string, env []string, event []byte) (time.Duration, int64, er
 	}
 	ready := make(chan time.Time, 1)
 	answered := make(chan string, 1)
-	served := false
+	var served atomic.Bool
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case strings.HasSuffix(r.URL.Path, "/invocation/next"):
@@ -149,11 +150,10 @@ func coldStart(bin string, env []string, event []byte) (time.Duration, int64, er
 			case ready <- time.Now():
 			default:
 			}
-			if event == nil || served {
+			if event == nil || served.Swap(true) {
 				<-r.Context().Done()
 				return
 			}
-			served = true
 			w.Header().Set("Lambda-Runtime-Aws-Request-Id", "lambdasize-1")
 			w.Header().Set("Lambda-Runtime-Deadline-Ms", strconv.FormatInt(time.Now().Add(15*time.Second).UnixMilli(), 10))
 			w.Header().Set("Lambda-Runtime-Invoked-Function-Arn", "arn:aws:lambda:us-east-1:000000000000:function:lambdasize")
@@ -218,38 +218,32 @@ func peakRSS(pid int) (int64, error) {
 }
 
 // uploadEvent is internal/lambdahttp's recorded API Gateway event for the
-// route with a multipart body of the files, base64 as API Gateway sends it.
-func uploadEvent(route string, paths ...string) ([]byte, string, error) {
+// route with a multipart body of the file, base64 as API Gateway sends it.
+func uploadEvent(route, path string) ([]byte, string, error) {
 	ev, err := recorded(route)
+	if err != nil {
+		return nil, "", err
+	}
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, "", err
 	}
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
-	var names []string
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return nil, "", err
-		}
-		fw, _ := mw.CreateFormFile("file", filepath.Base(p))
-		fw.Write(data)
-		names = append(names, fmt.Sprintf("%s (%.1f MiB)", filepath.Base(p), float64(len(data))/(1<<20)))
-	}
+	fw, _ := mw.CreateFormFile("file", filepath.Base(path))
+	fw.Write(data)
 	mw.Close()
 	headers := ev["headers"].(map[string]any)
 	headers["content-type"] = mw.FormDataContentType()
 	headers["content-length"] = strconv.Itoa(body.Len())
 	ev["body"], ev["isBase64Encoded"] = base64.StdEncoding.EncodeToString(body.Bytes()), true
 	out, err := json.Marshal(ev)
-	return out, strings.Join(names, ", "), err
+	return out, fmt.Sprintf("%s (%.1f MiB)", filepath.Base(path), float64(len(data))/(1<<20)), err
 }
 
-func getEvent(path string) func() ([]byte, string, error) {
-	return func() ([]byte, string, error) {
-		b, err := os.ReadFile("internal/lambdahttp/testdata/apigw-v2-health.json")
-		return b, "GET " + path, err
-	}
+func healthEvent() ([]byte, string, error) {
+	b, err := os.ReadFile("internal/lambdahttp/testdata/apigw-v2-health.json")
+	return b, "GET /api/v1/health", err
 }
 
 func recorded(route string) (map[string]any, error) {
