@@ -4,13 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	awsconfig "github.com/aws/aws-sdk-go-v2/config"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
+	"github.com/doctrust/doctrust/internal/awsconf"
 	"github.com/doctrust/doctrust/internal/config"
 	"github.com/doctrust/doctrust/internal/ledger"
 )
@@ -38,19 +36,9 @@ func New(ctx context.Context, getenv func(string) string, logTo io.Writer) (*Han
 
 func newS3(ctx context.Context, getenv func(string) string) (*s3.Client, error) {
 	endpoint := getenv("S3_ENDPOINT")
-	var opts []func(*awsconfig.LoadOptions) error
-	if r := getenv("AWS_REGION"); r != "" {
-		opts = append(opts, awsconfig.WithRegion(r))
-	}
-	if endpoint != "" && os.Getenv("AWS_ACCESS_KEY_ID") == "" && os.Getenv("AWS_PROFILE") == "" {
-		opts = append(opts, awsconfig.WithCredentialsProvider(credentials.NewStaticCredentialsProvider("local", "local", "")))
-	}
-	awsCfg, err := awsconfig.LoadDefaultConfig(ctx, opts...)
+	awsCfg, err := awsconf.Load(ctx, getenv("AWS_REGION"), endpoint, getenv)
 	if err != nil {
-		return nil, fmt.Errorf("lambdases: loading AWS configuration: %w", err)
-	}
-	if awsCfg.Region == "" {
-		awsCfg.Region = "us-east-1"
+		return nil, fmt.Errorf("lambdases: %w", err)
 	}
 	return s3.NewFromConfig(awsCfg, func(o *s3.Options) {
 		// SES stores messages without a checksum; the SDK would log that

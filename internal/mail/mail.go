@@ -31,9 +31,9 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/config"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/sesv2"
+
+	"github.com/doctrust/doctrust/internal/awsconf"
 )
 
 // Message is one outgoing mail; plain text only.
@@ -94,26 +94,14 @@ func FromEnv(ctx context.Context, getenv func(string) string) (Sender, error) {
 
 func sesClient(ctx context.Context, getenv func(string) string) (*sesv2.Client, error) {
 	endpoint := getenv("SES_ENDPOINT")
-	var opts []func(*config.LoadOptions) error
 	// LoadDefaultConfig reads the process environment itself; passing the
 	// region through getenv keeps FromEnv's answer a function of getenv.
-	if region := getenv("AWS_REGION"); region != "" {
-		opts = append(opts, config.WithRegion(region))
+	cfg, err := awsconf.Load(ctx, getenv("AWS_REGION"), endpoint, getenv)
+	if errors.Is(err, awsconf.ErrNoRegion) {
+		return nil, errors.New("mail: MAIL_FROM selects SES but no AWS region is configured (set AWS_REGION)")
 	}
-	// A stand-in does not check signatures, and a machine without AWS
-	// credentials would otherwise wait on the instance metadata service.
-	if endpoint != "" && getenv("AWS_ACCESS_KEY_ID") == "" && getenv("AWS_PROFILE") == "" {
-		opts = append(opts, config.WithCredentialsProvider(credentials.NewStaticCredentialsProvider("local", "local", "")))
-	}
-	cfg, err := config.LoadDefaultConfig(ctx, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("mail: loading AWS configuration: %w", err)
-	}
-	if cfg.Region == "" {
-		if endpoint == "" {
-			return nil, errors.New("mail: MAIL_FROM selects SES but no AWS region is configured (set AWS_REGION)")
-		}
-		cfg.Region = "us-east-1"
+		return nil, fmt.Errorf("mail: %w", err)
 	}
 	return sesv2.NewFromConfig(cfg, func(o *sesv2.Options) {
 		if endpoint != "" {

@@ -60,11 +60,10 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/config"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/doctrust/doctrust/internal/awsconf"
 	"github.com/doctrust/doctrust/internal/store"
 )
 
@@ -146,22 +145,9 @@ var _ store.Store = (*Store)(nil)
 // without AWS credentials the slow fall-through to the instance metadata
 // service.
 func Open(ctx context.Context, cfg Config) (*Store, error) {
-	var opts []func(*config.LoadOptions) error
-	if cfg.Region != "" {
-		opts = append(opts, config.WithRegion(cfg.Region))
-	}
-	if cfg.Endpoint != "" && os.Getenv("AWS_ACCESS_KEY_ID") == "" && os.Getenv("AWS_PROFILE") == "" {
-		opts = append(opts, config.WithCredentialsProvider(credentials.NewStaticCredentialsProvider("local", "local", "")))
-	}
-	awsCfg, err := config.LoadDefaultConfig(ctx, opts...)
+	awsCfg, err := awsconf.Load(ctx, cfg.Region, cfg.Endpoint, os.Getenv)
 	if err != nil {
-		return nil, fmt.Errorf("dynamodb: loading AWS configuration: %w", err)
-	}
-	if awsCfg.Region == "" {
-		if cfg.Endpoint == "" {
-			return nil, errors.New("dynamodb: no AWS region configured (set AWS_REGION)")
-		}
-		awsCfg.Region = "us-east-1"
+		return nil, fmt.Errorf("dynamodb: %w", err)
 	}
 	client := dynamodb.NewFromConfig(awsCfg, func(o *dynamodb.Options) {
 		if cfg.Endpoint != "" {
