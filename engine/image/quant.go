@@ -1,5 +1,7 @@
 package image
 
+import "sync"
+
 // JPEG quality and encoder fingerprint from the quantisation tables.
 // libjpeg (and most software built on it) scales the two tables of the JPEG
 // standard's Annex K by one quality factor; a file whose tables equal that
@@ -43,9 +45,12 @@ func scaled(base *[64]uint16, q int) [64]uint16 {
 	return out
 }
 
-// scaledLuma and scaledChroma are scaled(std, q) for q 1-100, computed
-// once: quality compares every JPEG's tables against all of them.
-var scaledLuma, scaledChroma = scaleAll(&stdLuma), scaleAll(&stdChroma)
+// scaledTables are scaled(std, q) for q 1-100, luma then chroma, computed
+// once: quality compares every JPEG's tables against all of them. Built on
+// first use, so a process that reads no JPEG does not pay for it at start.
+var scaledTables = sync.OnceValue(func() *[2][101][64]uint16 {
+	return &[2][101][64]uint16{scaleAll(&stdLuma), scaleAll(&stdChroma)}
+})
 
 func scaleAll(base *[64]uint16) (t [101][64]uint16) {
 	for q := 1; q <= 100; q++ {
@@ -73,10 +78,11 @@ func quality(dqt [4][]uint16) (q int, standard, ok bool) {
 		return 0, false, false
 	}
 	best, bestD := 0, -1
+	std := scaledTables()
 	for i := 1; i <= 100; i++ {
-		d := sad(dqt[0], &scaledLuma[i])
+		d := sad(dqt[0], &std[0][i])
 		if dqt[1] != nil {
-			d += sad(dqt[1], &scaledChroma[i])
+			d += sad(dqt[1], &std[1][i])
 		}
 		if bestD < 0 || d < bestD {
 			best, bestD = i, d
