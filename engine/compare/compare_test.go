@@ -248,3 +248,13 @@ func TestFindingsCatalogued(t *testing.T) {
 		}
 	}
 }
+
+func TestSeverityIDsUnique(t *testing.T) {
+	seen := map[string]bool{}
+	for _, e := range severities {
+		if seen[e.id] {
+			t.Errorf("finding id %s is in the table twice", e.id)
+		}
+		seen[e.id] = true
+	}
+}

@@ -17,38 +17,46 @@ type Finding struct {
 	Message  report.Message  `json:"message"`
 }
 
-// severities is the one table of finding ids and their severities.
-var severities = map[string]report.Severity{
-	"identical-bytes":                 report.Info,
-	"revisions-appended":              report.Low,
-	"bytes-appended-without-revision": report.Low,
-	"candidate-is-earlier-version":    report.Medium,
-	"content-touched":                 report.Medium,
-	"rewritten":                       report.Info,
-	"same-document-resaved":           report.Info,
-	"different-document":              report.Medium,
-	"id-absent":                       report.Info,
-	"page-count-changed":              report.Medium,
-	"page-geometry-changed":           report.Low,
-	"fonts-added":                     report.Medium,
-	"fonts-removed":                   report.Low,
-	"font-subsets-changed":            report.Info,
-	"metadata-changed":                report.Low,
-	"producer-changed":                report.Low,
-	"structure-changed":               report.Info,
+// severities is the one table of finding ids and their severities (an
+// array, so no map is built at process start; TestSeverityIDsUnique).
+var severities = [...]struct {
+	id  string
+	sev report.Severity
+}{
+	{"identical-bytes", report.Info},
+	{"revisions-appended", report.Low},
+	{"bytes-appended-without-revision", report.Low},
+	{"candidate-is-earlier-version", report.Medium},
+	{"content-touched", report.Medium},
+	{"rewritten", report.Info},
+	{"same-document-resaved", report.Info},
+	{"different-document", report.Medium},
+	{"id-absent", report.Info},
+	{"page-count-changed", report.Medium},
+	{"page-geometry-changed", report.Low},
+	{"fonts-added", report.Medium},
+	{"fonts-removed", report.Low},
+	{"font-subsets-changed", report.Info},
+	{"metadata-changed", report.Low},
+	{"producer-changed", report.Low},
+	{"structure-changed", report.Info},
 }
 
 // Severity returns a finding id's severity (for docs and tests).
 func Severity(id string) (report.Severity, bool) {
-	s, ok := severities[id]
-	return s, ok
+	for _, e := range severities {
+		if e.id == id {
+			return e.sev, true
+		}
+	}
+	return "", false
 }
 
 // IDs lists every finding id, sorted.
 func IDs() []string {
 	out := make([]string, 0, len(severities))
-	for id := range severities {
-		out = append(out, id)
+	for _, e := range severities {
+		out = append(out, e.id)
 	}
 	sort.Strings(out)
 	return out
@@ -56,7 +64,8 @@ func IDs() []string {
 
 func find(id string, kv ...any) Finding {
 	m := report.Msg("compare."+id, kv...)
-	return Finding{ID: id, Severity: severities[id], Title: report.Title(m), Detail: report.Render(m), Message: m}
+	sev, _ := Severity(id)
+	return Finding{ID: id, Severity: sev, Title: report.Title(m), Detail: report.Render(m), Message: m}
 }
 
 func (r *Report) add(f Finding) { r.Findings = append(r.Findings, f) }

@@ -23,11 +23,13 @@ const (
 	KindHiddenRun        report.Kind = "hidden-run"        // Word run marked w:vanish
 )
 
-// shownKinds are the carriers a reader of the document can see by opening
-// a panel or a note: a comment, a visible annotation, an attachment's name.
+// shown reports the carriers a reader of the document can see by opening a
+// panel or a note: a comment, a visible annotation, an attachment's name.
 // Every other kind is read by software and not by a person in the
 // document's normal view.
-var shownKinds = map[report.Kind]bool{KindAnnotation: true, KindEmbeddedFile: true, KindComment: true}
+func shown(k report.Kind) bool {
+	return k == KindAnnotation || k == KindEmbeddedFile || k == KindComment
+}
 
 // Carrier is one attacker-authored text and where it came from.
 type Carrier struct {
@@ -94,7 +96,7 @@ func Finding(family string, carriers []Carrier) *report.Finding {
 		if !r.Found() {
 			continue
 		}
-		hits = append(hits, fired{c: c, res: r, hidden: !shownKinds[c.Kind], obfuscated: len(r.Techniques) > 0})
+		hits = append(hits, fired{c: c, res: r, hidden: !shown(c.Kind), obfuscated: len(r.Techniques) > 0})
 	}
 	if len(hits) == 0 {
 		return nil

@@ -16,12 +16,17 @@ type tables struct {
 	index    ruleIndex
 	vocab    map[string]bool
 	maxVocab int
+
+	// The word sets below are those of the constants of the same names.
+	leadIn, conjunctions, modals, secondPerson, mentionWords map[string]bool
 }
 
 var lex = sync.OnceValue(func() *tables {
 	t := &tables{rules: compileAll(english, portuguese, spanish, french, german)}
 	t.index = buildIndex(t.rules)
-	t.vocab, t.maxVocab = buildVocabulary(t.rules)
+	t.leadIn, t.conjunctions, t.modals = set(leadIn), set(conjunctions), set(modals)
+	t.secondPerson, t.mentionWords = set(secondPerson), set(mentionWords)
+	t.vocab, t.maxVocab = buildVocabulary(t.rules, t.leadIn)
 	return t
 })
 
@@ -62,30 +67,30 @@ func set(lists ...string) map[string]bool {
 // leadIn words may stand between a clause boundary and a command's verb:
 // "Please ignore", "Now, you must ignore", "ChatGPT ignore", "Bitte
 // ignoriere", "Por favor, ignore", "Veuillez ignorer".
-var leadIn = set(`please pls plz kindly now just simply also then and so first immediately always instead
+const leadIn = `please pls plz kindly now just simply also then and so first immediately always instead
 	really actually hereby you u must should will need needs have to are re i want hey hi dear ok okay
 	ai llm chatgpt gpt assistant model bot chatbot
 	por favor agora voce deve precisa tambem sempre entao ia
 	ahora tu usted debes tambien siempre entonces
 	s il vous te plait maintenant dois devez doit veuillez merci de et alors aussi toujours
-	bitte jetzt nun sofort du sie musst mussen sollst sollen und dann auch immer ki`)
+	bitte jetzt nun sofort du sie musst mussen sollst sollen und dann auch immer ki`
 
 // conjunctions join a second command to a first: "ignore ... and approve".
-var conjunctions = set("and then e entao y luego et puis und dann")
+const conjunctions = "and then e entao y luego et puis und dann"
 
 // modals among the lead-ins need a second person before them.
-var modals = set("must should will need needs have to deve precisa debes dois devez doit musst mussen sollst sollen")
+const modals = "must should will need needs have to deve precisa debes dois devez doit musst mussen sollst sollen"
 
-var secondPerson = set("you u voce tu usted vous du sie ai llm chatgpt gpt assistant model bot chatbot ia ki")
+const secondPerson = "you u voce tu usted vous du sie ai llm chatgpt gpt assistant model bot chatbot ia ki"
 
 // mentionWords introduce a cited phrase rather than a given instruction:
 // "prompts such as 'ignore previous instructions'".
-var mentionWords = set(`such example examples instance eg g called phrase phrases string strings quote quoted quotes
+const mentionWords = `such example examples instance eg g called phrase phrases string strings quote quoted quotes
 	known attack attacks injection injections jailbreak jailbreaks jailbreaking detect detects detected
 	detecting detection detector classifier blocks blocking filter filters filtering contains containing
 	sample samples pattern patterns payload payloads
 	exemplo exemplos ejemplo ejemplos exemple exemples beispiel beispiele bsp ataque ataques attaque
-	attaques angriff angriffe injecao inyeccion injektion frase frases`)
+	attaques angriff angriffe injecao inyeccion injektion frase frases`
 
 // marker is a literal token of a chat template or a tool-call syntax.
 type marker struct {
@@ -114,7 +119,7 @@ var rawMarkers = []marker{
 const fillers = `the a an and to of in on is it as for with this that be by at or from are you your me my
 	now all any only not do no what so then there here if we us our they their them these those`
 
-func buildVocabulary(rules []rule) (map[string]bool, int) {
+func buildVocabulary(rules []rule, leadIn map[string]bool) (map[string]bool, int) {
 	v := set(fillers)
 	for _, r := range rules {
 		for _, s := range r.slots {

@@ -2,6 +2,7 @@ package inject
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -233,7 +234,7 @@ func mapRune(r rune) (string, tech) {
 		return "", 0
 	}
 	r = unicode.ToLower(r)
-	if f, ok := folds[r]; ok {
+	if f, ok := folds()[r]; ok {
 		return f, 0
 	}
 	return string(r), 0
@@ -250,8 +251,9 @@ func asciiWord(r rune, t tech) (string, tech) {
 }
 
 // folds strips the accents of the Latin letters the cue languages use, so
-// "instruções" and "instrucoes" match alike.
-var folds = func() map[rune]string {
+// "instruções" and "instrucoes" match alike. Built on first use, apart from
+// the lexicon, whose words are normalised through it.
+var folds = sync.OnceValue(func() map[rune]string {
 	m := map[rune]string{}
 	for _, spec := range strings.Fields(`àáâãäåāăą:a æ:ae çćĉċč:c ďđð:d èéêëēĕėęě:e ĝğġģ:g ĥħ:h ìíîïĩīĭįı:i ĵ:j ķ:k ĺļľŀł:l
 		ñńņň:n òóôõöøōŏő:o œ:oe ŕŗř:r śŝşšș:s ßẞ:ss ţťŧț:t ùúûüũūŭůűų:u ŵ:w ýÿŷ:y źżž:z`) {
@@ -261,20 +263,79 @@ var folds = func() map[rune]string {
 		}
 	}
 	return m
-}()
+})
 
-// confusables maps Cyrillic and Greek letters that look like Latin ones
+// confusable maps Cyrillic and Greek letters that look like Latin ones
 // (after lower-casing) to those Latin letters. It is applied only to words
-// that mix scripts, so Russian or Greek text is left alone.
-var confusables = map[rune]rune{
-	'а': 'a', 'в': 'b', 'е': 'e', 'ё': 'e', 'к': 'k', 'м': 'm', 'н': 'h', 'о': 'o', 'р': 'p', 'с': 'c',
-	'т': 't', 'у': 'y', 'х': 'x', 'і': 'i', 'ї': 'i', 'ј': 'j', 'ѕ': 's', 'һ': 'h', 'ԁ': 'd', 'ԛ': 'q', 'ԝ': 'w',
-	'α': 'a', 'β': 'b', 'ε': 'e', 'ζ': 'z', 'η': 'n', 'ι': 'i', 'κ': 'k', 'μ': 'u', 'ν': 'v', 'ο': 'o',
-	'ρ': 'p', 'τ': 't', 'υ': 'u', 'χ': 'x', 'γ': 'y', 'ω': 'w',
+// that mix scripts, so Russian or Greek text is left alone. A switch, not a
+// map, so that no table is built at process start.
+func confusable(r rune) rune {
+	switch r {
+	case 'а', 'α':
+		return 'a'
+	case 'в', 'β':
+		return 'b'
+	case 'е', 'ё', 'ε':
+		return 'e'
+	case 'к', 'κ':
+		return 'k'
+	case 'м':
+		return 'm'
+	case 'н', 'һ':
+		return 'h'
+	case 'о', 'ο':
+		return 'o'
+	case 'р', 'ρ':
+		return 'p'
+	case 'с':
+		return 'c'
+	case 'т', 'τ':
+		return 't'
+	case 'у', 'γ':
+		return 'y'
+	case 'х', 'χ':
+		return 'x'
+	case 'і', 'ї', 'ι':
+		return 'i'
+	case 'ј':
+		return 'j'
+	case 'ѕ':
+		return 's'
+	case 'ԁ':
+		return 'd'
+	case 'ԛ':
+		return 'q'
+	case 'ԝ', 'ω':
+		return 'w'
+	case 'ζ':
+		return 'z'
+	case 'η':
+		return 'n'
+	case 'μ', 'υ':
+		return 'u'
+	case 'ν':
+		return 'v'
+	}
+	return r
 }
 
-// leet maps digits and symbols written for letters.
-var leet = map[byte]byte{'0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't'}
+// unleetByte maps a digit written for a letter to that letter ("1" is
+// handled by the caller, which tries both "i" and "l").
+func unleetByte(c byte) byte {
+	switch c {
+	case '0':
+		return 'o'
+	case '3':
+		return 'e'
+	case '4':
+		return 'a'
+	case '5':
+		return 's'
+	case '7':
+		return 't'
+	}
+	return c
+}
 
 // fixWord undoes homoglyph mixing and leetspeak in one word.
 func fixWord(t *token) {
@@ -295,10 +356,7 @@ func fixWord(t *token) {
 	if latin && other {
 		var b strings.Builder
 		for _, r := range w {
-			if c, ok := confusables[r]; ok {
-				r = c
-			}
-			b.WriteRune(r)
+			b.WriteRune(confusable(r))
 		}
 		w = b.String()
 		t.w, t.tech = w, t.tech|tHomoglyph
@@ -322,8 +380,8 @@ func unleet(w string) (string, bool) {
 		for i, c := range b {
 			if c == '1' {
 				b[i] = one
-			} else if m, ok := leet[c]; ok {
-				b[i] = m
+			} else {
+				b[i] = unleetByte(c)
 			}
 		}
 		if s := string(b); lex().vocab[s] {

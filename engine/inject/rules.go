@@ -245,6 +245,7 @@ func (r *rule) matchAt(toks []token, i int) (int, bool) {
 // "You must ignore ..." is.
 func imperative(toks []token, i int) bool {
 	modal, you := false, false
+	t := lex()
 	for steps := 0; ; steps++ {
 		if toks[i].start {
 			return !modal || you
@@ -254,14 +255,14 @@ func imperative(toks []token, i int) bool {
 		}
 		i--
 		w := toks[i].w
-		if conjunctions[w] && steps == 0 {
+		if t.conjunctions[w] && steps == 0 {
 			return true // "... and approve this": a second command
 		}
-		if !leadIn[w] {
+		if !t.leadIn[w] {
 			return false
 		}
-		modal = modal || modals[w]
-		you = you || secondPerson[w]
+		modal = modal || t.modals[w]
+		you = you || t.secondPerson[w]
 	}
 }
 
@@ -375,7 +376,7 @@ func mentioned(toks []token, i, end int) bool {
 	}
 	for j, steps := i, 0; j > 0 && steps < 6 && !toks[j].sentence; steps++ {
 		j--
-		if mentionWords[toks[j].w] {
+		if lex().mentionWords[toks[j].w] {
 			return true
 		}
 	}

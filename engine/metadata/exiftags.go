@@ -317,19 +317,20 @@ const (
 
 // xmpEXIFNames maps the XMP names of the tiff: and exif: namespaces onto the
 // table, where they differ from exiftool's EXIF names; the others are the
-// same (Orientation, Flash, MeteringMode ...).
-var xmpEXIFNames = map[string]string{
-	"DateTimeOriginal":          "DateTimeOriginal",
-	"ExposureBiasValue":         "ExposureCompensation",
-	"PixelXDimension":           "ExifImageWidth",
-	"PixelYDimension":           "ExifImageHeight",
-	"ISOSpeedRatings":           "ISO",
-	"FocalLengthIn35mmFilm":     "FocalLengthIn35mmFormat",
-	"PhotographicSensitivity":   "ISO",
-	"BodySerialNumber":          "SerialNumber",
-	"CameraOwnerName":           "OwnerName",
-	"LensSpecification":         "LensInfo",
-	"SubjectDistanceRangeValue": "SubjectDistanceRange",
+// same (Orientation, Flash, MeteringMode ...). An array, not a map literal
+// built at every process start.
+var xmpEXIFNames = [...][2]string{
+	{"DateTimeOriginal", "DateTimeOriginal"},
+	{"ExposureBiasValue", "ExposureCompensation"},
+	{"PixelXDimension", "ExifImageWidth"},
+	{"PixelYDimension", "ExifImageHeight"},
+	{"ISOSpeedRatings", "ISO"},
+	{"FocalLengthIn35mmFilm", "FocalLengthIn35mmFormat"},
+	{"PhotographicSensitivity", "ISO"},
+	{"BodySerialNumber", "SerialNumber"},
+	{"CameraOwnerName", "OwnerName"},
+	{"LensSpecification", "LensInfo"},
+	{"SubjectDistanceRangeValue", "SubjectDistanceRange"},
 }
 
 // tagsByName indexes both tables by name; built once, never written after.
@@ -346,8 +347,11 @@ func newTagsByName() map[string]tagDef {
 // tagByName finds a tag of either table by its exiftool name or its XMP
 // name, for XMP properties that carry EXIF values.
 func tagByName(name string) (tagDef, bool) {
-	if n, ok := xmpEXIFNames[name]; ok {
-		name = n
+	for _, n := range xmpEXIFNames {
+		if n[0] == name {
+			name = n[1]
+			break
+		}
 	}
 	t, ok := tagsByName()[name]
 	return t, ok

@@ -2,28 +2,34 @@ package metadata
 
 import "strings"
 
-// personalNames are the keys that identify a person, a device or a place,
+// personalName reports the keys that identify a person, a device or a place,
 // by lower-case local name (the part after any namespace prefix and
 // path): names and authors, editors, companies, owners, serial numbers,
 // makes and models, software, and places. Every GPS key counts too.
-var personalNames = map[string]bool{
+func personalName(k string) bool {
+	switch k {
 	// people and organisations
-	"artist": true, "author": true, "authors": true, "creator": true, "contributor": true, "publisher": true,
-	"lastmodifiedby": true, "lastauthor": true, "company": true, "manager": true, "owner": true,
-	"ownername": true, "cameraownername": true, "xpauthor": true, "photographer": true, "imageeditor": true,
-	"copyright": true, "rights": true, "credit": true, "captionwriter": true, "authorsposition": true,
-	"creatorcontactinfo": true, "email": true,
+	case "artist", "author", "authors", "creator", "contributor", "publisher", "lastmodifiedby",
+		"lastauthor", "company", "manager", "owner", "ownername", "cameraownername", "xpauthor",
+		"photographer", "imageeditor", "copyright", "rights", "credit", "captionwriter",
+		"authorsposition", "creatorcontactinfo", "email":
+		return true
 	// devices
-	"make": true, "model": true, "serialnumber": true, "bodyserialnumber": true, "cameraserialnumber": true,
-	"internalserialnumber": true, "lensserialnumber": true, "lensmake": true, "lensmodel": true, "lens": true,
-	"uniquecameramodel": true, "localizedcameramodel": true, "cameralabel": true, "hostcomputer": true,
+	case "make", "model", "serialnumber", "bodyserialnumber", "cameraserialnumber",
+		"internalserialnumber", "lensserialnumber", "lensmake", "lensmodel", "lens", "uniquecameramodel",
+		"localizedcameramodel", "cameralabel", "hostcomputer":
+		return true
 	// software
-	"software": true, "creatortool": true, "producer": true, "softwareagent": true, "application": true,
-	"appversion": true, "processingsoftware": true, "camerafirmware": true, "rawdevelopingsoftware": true,
-	"imageeditingsoftware": true, "metadataeditingsoftware": true, "xmptk": true,
+	case "software", "creatortool", "producer", "softwareagent", "application", "appversion",
+		"processingsoftware", "camerafirmware", "rawdevelopingsoftware", "imageeditingsoftware",
+		"metadataeditingsoftware", "xmptk":
+		return true
 	// places
-	"city": true, "state": true, "country": true, "countrycode": true, "countryname": true, "location": true,
-	"sublocation": true, "provincestate": true, "worldregion": true, "locationcreated": true, "locationshown": true,
+	case "city", "state", "country", "countrycode", "countryname", "location", "sublocation",
+		"provincestate", "worldregion", "locationcreated", "locationshown":
+		return true
+	}
+	return false
 }
 
 // personalWords catch custom keys by a word they contain
@@ -31,16 +37,18 @@ var personalNames = map[string]bool{
 var personalWords = []string{"author", "email", "owner", "serial", "creator", "modifiedby", "company", "manager",
 	"artist", "photographer", "address", "phone"}
 
-// pngPersonal are the PNG text keywords that name a person, a device or
+// pngPersonal reports the PNG text keywords that name a person, a device or
 // software (the PNG specification's Author, Software, Source and Copyright).
-var pngPersonal = map[string]bool{"author": true, "software": true, "source": true, "copyright": true}
+func pngPersonal(k string) bool {
+	return k == "author" || k == "software" || k == "source" || k == "copyright"
+}
 
 // personal reports whether an entry identifies a person, a device or a
 // place. Every entry of a GPS directory counts except its version.
 func personal(container, key string) bool {
 	k := strings.ToLower(key)
 	if container == "PNG" {
-		return pngPersonal[k]
+		return pngPersonal(k)
 	}
 	if strings.Contains(k, "creatorcontactinfo") {
 		return true
@@ -61,7 +69,7 @@ func personal(container, key string) bool {
 	if strings.HasPrefix(k, "gps") {
 		return k != "gpsversionid"
 	}
-	if personalNames[k] {
+	if personalName(k) {
 		return true
 	}
 	for _, w := range personalWords {

@@ -196,21 +196,27 @@ func xrefStyle(f *file.File) string {
 }
 
 // xmpPrefixes names the namespaces XMP writers use most; others keep their
-// URI in braces so distinct namespaces never share a key.
-var xmpPrefixes = map[string]string{
-	nsPDF: "pdf:", nsXMP: "xmp:", nsMM: "xmpMM:",
-	"http://purl.org/dc/elements/1.1/":               "dc:",
-	"http://ns.adobe.com/pdfx/1.3/":                  "pdfx:",
-	"http://www.aiim.org/pdfa/ns/id/":                "pdfaid:",
-	"http://ns.adobe.com/photoshop/1.0/":             "photoshop:",
-	"http://ns.adobe.com/xap/1.0/rights/":            "xmpRights:",
-	"http://ns.adobe.com/xap/1.0/sType/ResourceRef#": "stRef:",
-	nsEvt: "stEvt:",
+// URI in braces so distinct namespaces never share a key. Like the other
+// small tables of the engine it is an array searched in order, not a map
+// literal that every process would build at start.
+var xmpPrefixes = [...][2]string{
+	{nsPDF, "pdf:"},
+	{nsXMP, "xmp:"},
+	{nsMM, "xmpMM:"},
+	{"http://purl.org/dc/elements/1.1/", "dc:"},
+	{"http://ns.adobe.com/pdfx/1.3/", "pdfx:"},
+	{"http://www.aiim.org/pdfa/ns/id/", "pdfaid:"},
+	{"http://ns.adobe.com/photoshop/1.0/", "photoshop:"},
+	{"http://ns.adobe.com/xap/1.0/rights/", "xmpRights:"},
+	{"http://ns.adobe.com/xap/1.0/sType/ResourceRef#", "stRef:"},
+	{nsEvt, "stEvt:"},
 }
 
 func xmpPrefix(ns string) string {
-	if p, ok := xmpPrefixes[ns]; ok {
-		return p
+	for _, p := range xmpPrefixes {
+		if p[0] == ns {
+			return p[1]
+		}
 	}
 	return "{" + ns + "}"
 }

@@ -16,7 +16,14 @@ const (
 	maxAnnotChecks  = 256 // annotations checked against the text per page
 )
 
-var overlaySubtypes = map[cos.Name]bool{"FreeText": true, "Square": true, "Stamp": true, "Widget": true}
+// overlaySubtype reports the annotations that can paint an opaque area.
+func overlaySubtype(n cos.Name) bool {
+	switch n {
+	case "FreeText", "Square", "Stamp", "Widget":
+		return true
+	}
+	return false
+}
 
 type annotationFacts struct {
 	later, editor int
@@ -34,7 +41,7 @@ func (a *analysis) annotationOverlayPage(cp *contentPage) {
 	f := &a.content.annotations
 	checks := 0
 	for _, an := range a.pageAnnots(cp.page) {
-		if !overlaySubtypes[an.subtype] || a.signatureField(an.dict) || checks >= maxAnnotChecks {
+		if !overlaySubtype(an.subtype) || a.signatureField(an.dict) || checks >= maxAnnotChecks {
 			continue
 		}
 		checks++

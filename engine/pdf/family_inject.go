@@ -31,7 +31,7 @@ func (a *analysis) injectionCarriers() []inject.Carrier {
 	if a.info != nil {
 		for i, k := range a.info.Keys {
 			out = append(out, inject.Carrier{Kind: inject.KindInfo, Name: "Info /" + string(k), Text: cos.Text(a.resolve(a.info.Vals[i]))})
-			if !standardInfoKeys[k] {
+			if !standardInfoKey(k) {
 				out = append(out, inject.Carrier{Kind: inject.KindInfoKey, Name: "Info key", Text: string(k)})
 			}
 		}
@@ -49,11 +49,14 @@ func (a *analysis) injectionCarriers() []inject.Carrier {
 	return out
 }
 
-// standardInfoKeys are the Info keys ISO 32000 defines; the name of any
+// standardInfoKey reports the Info keys ISO 32000 defines; the name of any
 // other key is a carrier too.
-var standardInfoKeys = map[cos.Name]bool{
-	"Title": true, "Author": true, "Subject": true, "Keywords": true, "Creator": true,
-	"Producer": true, "CreationDate": true, "ModDate": true, "Trapped": true,
+func standardInfoKey(k cos.Name) bool {
+	switch k {
+	case "Title", "Author", "Subject", "Keywords", "Creator", "Producer", "CreationDate", "ModDate", "Trapped":
+		return true
+	}
+	return false
 }
 
 // annotationCarriers reads the /Contents of each page's annotations, and

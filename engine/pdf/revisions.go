@@ -115,12 +115,16 @@ func (a *analysis) rolesIn(rev int) pageRoles {
 	return roles
 }
 
-var annotationSubtypes = map[cos.Name]bool{
-	"Text": true, "Link": true, "FreeText": true, "Line": true, "Square": true, "Circle": true,
-	"Polygon": true, "PolyLine": true, "Highlight": true, "Underline": true, "Squiggly": true,
-	"StrikeOut": true, "Stamp": true, "Caret": true, "Ink": true, "Popup": true,
-	"FileAttachment": true, "Sound": true, "Movie": true, "Screen": true, "PrinterMark": true,
-	"TrapNet": true, "Watermark": true, "3D": true, "Redact": true, "Projection": true, "RichMedia": true,
+// annotationSubtype reports the annotation subtypes ISO 32000 defines.
+func annotationSubtype(n cos.Name) bool {
+	switch n {
+	case "Text", "Link", "FreeText", "Line", "Square", "Circle", "Polygon", "PolyLine", "Highlight",
+		"Underline", "Squiggly", "StrikeOut", "Stamp", "Caret", "Ink", "Popup", "FileAttachment",
+		"Sound", "Movie", "Screen", "PrinterMark", "TrapNet", "Watermark", "3D", "Redact",
+		"Projection", "RichMedia":
+		return true
+	}
+	return false
 }
 
 func classify(num int, o cos.Object, roles pageRoles) objectClass {
@@ -153,7 +157,7 @@ func classify(num int, o cos.Object, roles pageRoles) objectClass {
 	if sub == "Widget" || d.Has("FT") {
 		return classWidget
 	}
-	if annotationSubtypes[sub] && (d.Name("Type") == "Annot" || d.Has("Rect")) {
+	if annotationSubtype(sub) && (d.Name("Type") == "Annot" || d.Has("Rect")) {
 		return classAnnotation
 	}
 	return classOther

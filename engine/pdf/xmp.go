@@ -183,47 +183,47 @@ func xmpUTF8(b []byte) []byte {
 
 // commonPrefixes name the namespaces XMP writers use, for packets whose
 // elements carry a namespace no prefix was declared for (a default
-// namespace).
-var commonPrefixes = map[string]string{
-	"http://purl.org/dc/elements/1.1/":    "dc",
-	nsXMP:                                 "xmp",
-	nsMM:                                  "xmpMM",
-	nsPDF:                                 "pdf",
-	nsEvt:                                 "stEvt",
-	"http://ns.adobe.com/xap/1.0/rights/": "xmpRights",
-	"http://ns.adobe.com/photoshop/1.0/":  "photoshop",
-	"http://ns.adobe.com/tiff/1.0/":       "tiff",
-	"http://ns.adobe.com/exif/1.0/":       "exif",
-	"http://cipa.jp/exif/1.0/":            "exifEX",
-	"http://ns.adobe.com/exif/1.0/aux/":   "aux",
-	"http://iptc.org/std/Iptc4xmpCore/1.0/xmlns/":          "Iptc4xmpCore",
-	"http://iptc.org/std/Iptc4xmpExt/2008-02-29/":          "Iptc4xmpExt",
-	"http://ns.adobe.com/pdfx/1.3/":                        "pdfx",
-	"http://www.aiim.org/pdfa/ns/id/":                      "pdfaid",
-	"http://ns.adobe.com/xap/1.0/sType/ResourceRef#":       "stRef",
-	"http://ns.adobe.com/camera-raw-settings/1.0/":         "crs",
-	"http://ns.adobe.com/xap/1.0/t/pg/":                    "xmpTPg",
-	"http://ns.useplus.org/ldf/xmp/1.0/":                   "plus",
-	"http://ns.google.com/photos/1.0/camera/":              "GCamera",
-	"http://ns.adobe.com/xmp/note/":                        "xmpNote",
-	"http://ns.adobe.com/lightroom/1.0/":                   "lr",
-	"http://ns.adobe.com/xmp/1.0/DynamicMedia/":            "xmpDM",
-	"http://ns.microsoft.com/photo/1.0/":                   "MicrosoftPhoto",
-	"http://purl.org/dc/terms/":                            "dcterms",
-	"http://ns.adobe.com/xap/1.0/sType/Version#":           "stVer",
-	"http://ns.adobe.com/xap/1.0/sType/Job#":               "stJob",
-	"http://ns.adobe.com/xap/1.0/sType/Dimensions#":        "stDim",
-	"http://ns.adobe.com/xap/1.0/g/":                       "xmpG",
-	"http://ns.adobe.com/xap/1.0/bj/":                      "xmpBJ",
-	"http://ns.adobe.com/hdr-gain-map/1.0/":                "hdrgm",
-	"http://ns.apple.com/HDRGainMap/1.0/":                  "HDRGainMap",
-	"http://ns.adobe.com/xap/1.0/sType/ManifestItem#":      "stMfs",
-	"http://ns.adobe.com/xap/1.0/sType/Font#":              "stFnt",
-	"http://www.npes.org/pdfx/ns/id/":                      "pdfxid",
-	"http://ns.adobe.com/illustrator/1.0/":                 "illustrator",
-	"http://ns.adobe.com/xmp/Identifier/qual/1.0/":         "xmpidq",
-	"http://ns.adobe.com/xap/1.0/sType/Area#":              "stArea",
-	"http://www.metadataworkinggroup.com/schemas/regions/": "mwg-rs",
+// namespace). An array searched in order, as xmpPrefixes.
+var commonPrefixes = [...][2]string{
+	{"http://purl.org/dc/elements/1.1/", "dc"},
+	{nsXMP, "xmp"},
+	{nsMM, "xmpMM"},
+	{nsPDF, "pdf"},
+	{nsEvt, "stEvt"},
+	{"http://ns.adobe.com/xap/1.0/rights/", "xmpRights"},
+	{"http://ns.adobe.com/photoshop/1.0/", "photoshop"},
+	{"http://ns.adobe.com/tiff/1.0/", "tiff"},
+	{"http://ns.adobe.com/exif/1.0/", "exif"},
+	{"http://cipa.jp/exif/1.0/", "exifEX"},
+	{"http://ns.adobe.com/exif/1.0/aux/", "aux"},
+	{"http://iptc.org/std/Iptc4xmpCore/1.0/xmlns/", "Iptc4xmpCore"},
+	{"http://iptc.org/std/Iptc4xmpExt/2008-02-29/", "Iptc4xmpExt"},
+	{"http://ns.adobe.com/pdfx/1.3/", "pdfx"},
+	{"http://www.aiim.org/pdfa/ns/id/", "pdfaid"},
+	{"http://ns.adobe.com/xap/1.0/sType/ResourceRef#", "stRef"},
+	{"http://ns.adobe.com/camera-raw-settings/1.0/", "crs"},
+	{"http://ns.adobe.com/xap/1.0/t/pg/", "xmpTPg"},
+	{"http://ns.useplus.org/ldf/xmp/1.0/", "plus"},
+	{"http://ns.google.com/photos/1.0/camera/", "GCamera"},
+	{"http://ns.adobe.com/xmp/note/", "xmpNote"},
+	{"http://ns.adobe.com/lightroom/1.0/", "lr"},
+	{"http://ns.adobe.com/xmp/1.0/DynamicMedia/", "xmpDM"},
+	{"http://ns.microsoft.com/photo/1.0/", "MicrosoftPhoto"},
+	{"http://purl.org/dc/terms/", "dcterms"},
+	{"http://ns.adobe.com/xap/1.0/sType/Version#", "stVer"},
+	{"http://ns.adobe.com/xap/1.0/sType/Job#", "stJob"},
+	{"http://ns.adobe.com/xap/1.0/sType/Dimensions#", "stDim"},
+	{"http://ns.adobe.com/xap/1.0/g/", "xmpG"},
+	{"http://ns.adobe.com/xap/1.0/bj/", "xmpBJ"},
+	{"http://ns.adobe.com/hdr-gain-map/1.0/", "hdrgm"},
+	{"http://ns.apple.com/HDRGainMap/1.0/", "HDRGainMap"},
+	{"http://ns.adobe.com/xap/1.0/sType/ManifestItem#", "stMfs"},
+	{"http://ns.adobe.com/xap/1.0/sType/Font#", "stFnt"},
+	{"http://www.npes.org/pdfx/ns/id/", "pdfxid"},
+	{"http://ns.adobe.com/illustrator/1.0/", "illustrator"},
+	{"http://ns.adobe.com/xmp/Identifier/qual/1.0/", "xmpidq"},
+	{"http://ns.adobe.com/xap/1.0/sType/Area#", "stArea"},
+	{"http://www.metadataworkinggroup.com/schemas/regions/", "mwg-rs"},
 }
 
 // qualified names an element or attribute prefix:Local, with the prefix the
@@ -235,8 +235,10 @@ func qualified(prefixes map[string]string, n xml.Name) string {
 	if p, ok := prefixes[n.Space]; ok {
 		return p + ":" + n.Local
 	}
-	if p, ok := commonPrefixes[n.Space]; ok {
-		return p + ":" + n.Local
+	for _, p := range commonPrefixes {
+		if p[0] == n.Space {
+			return p[1] + ":" + n.Local
+		}
 	}
 	if !strings.Contains(n.Space, "/") && !strings.Contains(n.Space, ":") {
 		return n.Space + ":" + n.Local // an undeclared prefix, kept as written

@@ -176,3 +176,16 @@ func TestTriageAndEncryptedLists(t *testing.T) {
 		t.Fatalf("%d families", len(Families()))
 	}
 }
+
+// TestCatalogueCodesUnique does for the catalogue slice what the compiler
+// did for the map literal it replaced: a code written twice is an error,
+// not a silent override.
+func TestCatalogueCodesUnique(t *testing.T) {
+	seen := map[string]bool{}
+	for _, e := range catalogue {
+		if seen[e.Code] {
+			t.Errorf("code %s is in the catalogue twice", e.Code)
+		}
+		seen[e.Code] = true
+	}
+}

@@ -3,6 +3,7 @@ package paint
 import (
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // encoding maps a one-byte code of a simple font to Unicode (0: none).
@@ -17,8 +18,10 @@ func ascii() encoding {
 	return e
 }
 
+// The encodings and glyph tables are built on first use, not at every
+// process start.
 var (
-	standardEncoding = func() encoding {
+	standardEncoding = sync.OnceValue(func() encoding {
 		e := ascii()
 		e['\''], e['`'] = '\u2019', '\u2018'
 		for c, r := range map[byte]rune{
@@ -33,8 +36,8 @@ var (
 			e[c] = r
 		}
 		return e
-	}()
-	winAnsiEncoding = func() encoding {
+	})
+	winAnsiEncoding = sync.OnceValue(func() encoding {
 		e := ascii()
 		for c := 0xA0; c <= 0xFF; c++ {
 			e[c] = rune(c)
@@ -43,8 +46,8 @@ var (
 			e[0x80+i] = r
 		}
 		return e
-	}()
-	macRomanEncoding = func() encoding {
+	})
+	macRomanEncoding = sync.OnceValue(func() encoding {
 		e := ascii()
 		hi := []rune("ÄÅÇÉÑÖÜáàâäãåçéèêëíìîïñóòôöõúùûü†°¢£§•¶ß®©™´¨≠ÆØ∞±≤≥¥µ∂∑∏π∫ªºΩæø" +
 			"¿¡¬√ƒ≈∆«»…\u00a0ÀÃÕŒœ–—“”‘’÷◊ÿŸ⁄€‹›ﬁﬂ‡·‚„‰ÂÊÁËÈÍÎÏÌÓÔ\uf8ffÒÚÛÙıˆ˜¯˘˙˚¸˝˛ˇ")
@@ -52,52 +55,68 @@ var (
 			e[0x80+i] = r
 		}
 		return e
-	}()
+	})
 )
 
 // namedEncoding returns a predefined simple-font encoding by name.
 func namedEncoding(name string) (encoding, bool) {
 	switch name {
 	case "StandardEncoding":
-		return standardEncoding, true
+		return standardEncoding(), true
 	case "WinAnsiEncoding":
-		return winAnsiEncoding, true
+		return winAnsiEncoding(), true
 	case "MacRomanEncoding", "MacExpertEncoding":
-		return macRomanEncoding, true
+		return macRomanEncoding(), true
 	}
 	return encoding{}, false
 }
 
 // glyphNames holds the Adobe glyph names of ASCII and Latin-1 that are not
 // single letters; letters map to themselves.
-var glyphNames = map[string]rune{
-	"space": ' ', "exclam": '!', "quotedbl": '"', "numbersign": '#', "dollar": '$', "percent": '%',
-	"ampersand": '&', "quotesingle": '\'', "quoteright": '’', "parenleft": '(', "parenright": ')',
-	"asterisk": '*', "plus": '+', "comma": ',', "hyphen": '-', "minus": '−', "period": '.', "slash": '/',
-	"zero": '0', "one": '1', "two": '2', "three": '3', "four": '4', "five": '5', "six": '6', "seven": '7',
-	"eight": '8', "nine": '9', "colon": ':', "semicolon": ';', "less": '<', "equal": '=', "greater": '>',
-	"question": '?', "at": '@', "bracketleft": '[', "backslash": '\\', "bracketright": ']',
-	"asciicircum": '^', "underscore": '_', "grave": '`', "quoteleft": '‘', "braceleft": '{', "bar": '|',
-	"braceright": '}', "asciitilde": '~', "bullet": '•', "endash": '–', "emdash": '—', "quotedblleft": '“',
-	"quotedblright": '”', "quotesinglbase": '‚', "quotedblbase": '„', "ellipsis": '…', "Euro": '€',
-	"trademark": '™', "copyright": '©', "registered": '®', "degree": '°', "section": '§', "paragraph": '¶',
-	"sterling": '£', "yen": '¥', "cent": '¢', "currency": '¤', "fi": 'ﬁ', "fl": 'ﬂ', "nbspace": '\u00a0',
-	"sfthyphen": '\u00ad', "periodcentered": '·', "multiply": '×', "divide": '÷', "plusminus": '±',
-	"onehalf": '½', "onequarter": '¼', "threequarters": '¾', "germandbls": 'ß', "dagger": '†',
-	"daggerdbl": '‡', "guillemotleft": '«', "guillemotright": '»', "exclamdown": '¡', "questiondown": '¿',
-	"dotlessi": 'ı', "florin": 'ƒ', "perthousand": '‰', "fraction": '⁄', "mu": 'µ', "ordfeminine": 'ª',
-	"ordmasculine": 'º', "brokenbar": '¦', "dieresis": '¨', "macron": '¯', "acute": '´', "cedilla": '¸',
-	"logicalnot": '¬', "onesuperior": '¹', "twosuperior": '²', "threesuperior": '³',
-}
+var glyphNames = sync.OnceValue(func() map[string]rune {
+	return map[string]rune{
+		"space": ' ', "exclam": '!', "quotedbl": '"', "numbersign": '#', "dollar": '$', "percent": '%',
+		"ampersand": '&', "quotesingle": '\'', "quoteright": '’', "parenleft": '(', "parenright": ')',
+		"asterisk": '*', "plus": '+', "comma": ',', "hyphen": '-', "minus": '−', "period": '.', "slash": '/',
+		"zero": '0', "one": '1', "two": '2', "three": '3', "four": '4', "five": '5', "six": '6', "seven": '7',
+		"eight": '8', "nine": '9', "colon": ':', "semicolon": ';', "less": '<', "equal": '=', "greater": '>',
+		"question": '?', "at": '@', "bracketleft": '[', "backslash": '\\', "bracketright": ']',
+		"asciicircum": '^', "underscore": '_', "grave": '`', "quoteleft": '‘', "braceleft": '{', "bar": '|',
+		"braceright": '}', "asciitilde": '~', "bullet": '•', "endash": '–', "emdash": '—', "quotedblleft": '“',
+		"quotedblright": '”', "quotesinglbase": '‚', "quotedblbase": '„', "ellipsis": '…', "Euro": '€',
+		"trademark": '™', "copyright": '©', "registered": '®', "degree": '°', "section": '§', "paragraph": '¶',
+		"sterling": '£', "yen": '¥', "cent": '¢', "currency": '¤', "fi": 'ﬁ', "fl": 'ﬂ', "nbspace": '\u00a0',
+		"sfthyphen": '\u00ad', "periodcentered": '·', "multiply": '×', "divide": '÷', "plusminus": '±',
+		"onehalf": '½', "onequarter": '¼', "threequarters": '¾', "germandbls": 'ß', "dagger": '†',
+		"daggerdbl": '‡', "guillemotleft": '«', "guillemotright": '»', "exclamdown": '¡', "questiondown": '¿',
+		"dotlessi": 'ı', "florin": 'ƒ', "perthousand": '‰', "fraction": '⁄', "mu": 'µ', "ordfeminine": 'ª',
+		"ordmasculine": 'º', "brokenbar": '¦', "dieresis": '¨', "macron": '¯', "acute": '´', "cedilla": '¸',
+		"logicalnot": '¬', "onesuperior": '¹', "twosuperior": '²', "threesuperior": '³',
+	}
+})
 
-// latin1Accents lists accented letters by name suffix, for names such as
+// latin1Accents gives accented letters by name suffix, for names such as
 // "eacute" or "Udieresis".
 // Each entry pairs base letters with the accented letters, position by
 // position.
-var latin1Accents = map[string][2]string{
-	"grave": {"AEIOUaeiou", "ÀÈÌÒÙàèìòù"}, "acute": {"AEIOUYaeiouy", "ÁÉÍÓÚÝáéíóúý"},
-	"circumflex": {"AEIOUaeiou", "ÂÊÎÔÛâêîôû"}, "tilde": {"ANOano", "ÃÑÕãñõ"},
-	"dieresis": {"AEIOUaeiouy", "ÄËÏÖÜäëïöüÿ"}, "ring": {"Aa", "Åå"}, "cedilla": {"Cc", "Çç"},
+func latin1Accents(suffix string) (pair [2]string, ok bool) {
+	switch suffix {
+	case "grave":
+		return [2]string{"AEIOUaeiou", "ÀÈÌÒÙàèìòù"}, true
+	case "acute":
+		return [2]string{"AEIOUYaeiouy", "ÁÉÍÓÚÝáéíóúý"}, true
+	case "circumflex":
+		return [2]string{"AEIOUaeiou", "ÂÊÎÔÛâêîôû"}, true
+	case "tilde":
+		return [2]string{"ANOano", "ÃÑÕãñõ"}, true
+	case "dieresis":
+		return [2]string{"AEIOUaeiouy", "ÄËÏÖÜäëïöüÿ"}, true
+	case "ring":
+		return [2]string{"Aa", "Åå"}, true
+	case "cedilla":
+		return [2]string{"Cc", "Çç"}, true
+	}
+	return pair, false
 }
 
 // glyphRune maps a glyph name to Unicode: Adobe names for ASCII and
@@ -109,7 +128,7 @@ func glyphRune(name string) rune {
 	if len(name) == 1 && (name[0] >= 'a' && name[0] <= 'z' || name[0] >= 'A' && name[0] <= 'Z') {
 		return rune(name[0])
 	}
-	if r, ok := glyphNames[name]; ok {
+	if r, ok := glyphNames()[name]; ok {
 		return r
 	}
 	if r, ok := hexGlyph(name, "uni", 4); ok {
@@ -119,7 +138,7 @@ func glyphRune(name string) rune {
 		return r
 	}
 	if len(name) > 1 {
-		if pair, ok := latin1Accents[name[1:]]; ok {
+		if pair, ok := latin1Accents(name[1:]); ok {
 			if i := strings.IndexByte(pair[0], name[0]); i >= 0 {
 				return []rune(pair[1])[i]
 			}

@@ -193,7 +193,7 @@ func (in *Interpreter) simpleWidths(f *Font, d *cos.Dict) {
 
 func (in *Interpreter) simpleEncoding(f *Font, d *cos.Dict) {
 	r := in.src.Resolve
-	f.enc = standardEncoding
+	f.enc = standardEncoding()
 	switch e := r(d.Get("Encoding")).(type) {
 	case cos.Name:
 		if enc, ok := namedEncoding(string(e)); ok {
