@@ -36,8 +36,7 @@ func FuzzVerify(f *testing.F) {
 		}
 		if reason != ReasonBadSignature {
 			// The signature verified, so it must be exactly what we compute.
-			want, err := signature(got, testSecret)
-			if err != nil || want != sig || version != Version {
+			if sign(got, testSecret) != sig || version != Version {
 				t.Fatalf("accepted a receipt that was not issued: %+v", got)
 			}
 		}

@@ -30,17 +30,15 @@
 package receipt
 
 import (
-	"bytes"
 	"crypto/hmac"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"time"
 	"unicode/utf8"
-
-	"github.com/gowebpki/jcs"
 
 	"github.com/doctrust/doctrust/engine/report"
 )
@@ -95,10 +93,7 @@ func Sign(reportJSON []byte, secret []byte, issuedAt time.Time, redacted bool) (
 		ReportHash:    hex.EncodeToString(sum[:]),
 		Redacted:      redacted,
 	}
-	rc.Signature, err = signature(rc, secret)
-	if err != nil {
-		return report.Receipt{}, err
-	}
+	rc.Signature = sign(rc, secret)
 	return rc, nil
 }
 
@@ -149,8 +144,7 @@ func Verify(reportJSON []byte, rc report.Receipt, secret []byte) (valid bool, re
 		!utf8.ValidString(rc.IssuedAt) || !utf8.ValidString(rc.EngineVersion) || !utf8.ValidString(rc.ReportHash) {
 		return false, ReasonBadSignature
 	}
-	want, err := signature(rc, secret)
-	if err != nil || !hmac.Equal([]byte(want), []byte(rc.Signature)) {
+	if !hmac.Equal([]byte(sign(rc, secret)), []byte(rc.Signature)) {
 		return false, ReasonBadSignature
 	}
 	h, err := ReportHash(reportJSON)
@@ -171,164 +165,29 @@ func ReportHash(reportJSON []byte) (string, error) {
 	return hex.EncodeToString(sum[:]), nil
 }
 
-// signedFields is the object the HMAC covers.
-type signedFields struct {
-	Version       string `json:"version"`
-	IssuedAt      string `json:"issuedAt"`
-	EngineVersion string `json:"engineVersion"`
-	ReportHash    string `json:"reportHash"`
-	Redacted      bool   `json:"redacted"`
-}
-
 // signature returns the lowercase hex HMAC-SHA256 of the canonical signed
-// fields of rc (rc.Signature is not read).
-func signature(rc report.Receipt, secret []byte) (string, error) {
-	b, err := json.Marshal(signedFields{
-		Version:       rc.Version,
-		IssuedAt:      rc.IssuedAt,
-		EngineVersion: rc.EngineVersion,
-		ReportHash:    rc.ReportHash,
-		Redacted:      rc.Redacted,
-	})
-	if err != nil {
-		return "", err
-	}
-	canon, err := jcs.Transform(b)
-	if err != nil {
-		return "", err
-	}
+// fields of rc (rc.Signature is not read): the JCS form of
+// {"version","issuedAt","engineVersion","reportHash","redacted"}, written
+// directly, keys in their canonical order. The strings are valid UTF-8
+// (Verify checks; Sign makes them).
+func signature(rc report.Receipt) []byte {
+	b := make([]byte, 0, 192)
+	b = append(b, `{"engineVersion":`...)
+	b = appendString(b, rc.EngineVersion)
+	b = append(b, `,"issuedAt":`...)
+	b = appendString(b, rc.IssuedAt)
+	b = append(b, `,"redacted":`...)
+	b = strconv.AppendBool(b, rc.Redacted)
+	b = append(b, `,"reportHash":`...)
+	b = appendString(b, rc.ReportHash)
+	b = append(b, `,"version":`...)
+	b = appendString(b, rc.Version)
+	return append(b, '}')
+}
+
+// sign returns the receipt's signature under secret.
+func sign(rc report.Receipt, secret []byte) string {
 	m := hmac.New(sha256.New, secret)
-	m.Write(canon)
-	return hex.EncodeToString(m.Sum(nil)), nil
-}
-
-// canonicalReport returns the JCS form of the report object without its
-// top-level receipt key, and the top-level engineVersion when it is a string.
-func canonicalReport(b []byte) ([]byte, *string, error) {
-	if !utf8.Valid(b) {
-		return nil, nil, errors.New("receipt: report is not valid UTF-8")
-	}
-	if !json.Valid(b) {
-		return nil, nil, errors.New("receipt: report is not valid JSON")
-	}
-	if err := checkSurrogates(b); err != nil {
-		return nil, nil, err
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, nil, err
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, nil, errors.New("receipt: report is not a JSON object")
-	}
-	var (
-		buf           bytes.Buffer
-		seen          = map[string]bool{}
-		engineVersion *string
-	)
-	buf.Grow(len(b))
-	buf.WriteByte('{')
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, nil, err
-		}
-		key, ok := tok.(string)
-		if !ok {
-			return nil, nil, errors.New("receipt: report is not valid JSON")
-		}
-		var val json.RawMessage
-		if err := dec.Decode(&val); err != nil {
-			return nil, nil, err
-		}
-		if seen[key] {
-			return nil, nil, errors.New("receipt: report has a duplicated key")
-		}
-		seen[key] = true
-		switch key {
-		case receiptKey:
-			continue
-		case "engineVersion":
-			var s string
-			if json.Unmarshal(val, &s) == nil {
-				engineVersion = &s
-			}
-		}
-		if buf.Len() > 1 {
-			buf.WriteByte(',')
-		}
-		k, err := json.Marshal(key)
-		if err != nil {
-			return nil, nil, err
-		}
-		buf.Write(k)
-		buf.WriteByte(':')
-		buf.Write(val)
-	}
-	buf.WriteByte('}')
-	canon, err := jcs.Transform(buf.Bytes())
-	if err != nil {
-		return nil, nil, errors.New("receipt: report cannot be canonicalised: " + err.Error())
-	}
-	return canon, engineVersion, nil
-}
-
-// checkSurrogates refuses \u escapes of lone UTF-16 surrogates, which
-// I-JSON forbids (and which the canonicaliser would otherwise fold into
-// U+FFFD, making different reports hash alike). b is valid JSON.
-func checkSurrogates(b []byte) error {
-	bad := errors.New("receipt: report escapes a lone surrogate")
-	inString := false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if !inString {
-			if c == '"' {
-				inString = true
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = false
-		case '\\':
-			i++
-			if b[i] != 'u' {
-				continue
-			}
-			r := hex4(b[i+1 : i+5])
-			i += 4
-			switch {
-			case r >= 0xDC00 && r <= 0xDFFF:
-				return bad
-			case r >= 0xD800 && r <= 0xDBFF:
-				if i+6 >= len(b) || b[i+1] != '\\' || b[i+2] != 'u' {
-					return bad
-				}
-				lo := hex4(b[i+3 : i+7])
-				if lo < 0xDC00 || lo > 0xDFFF {
-					return bad
-				}
-				i += 6
-			}
-		}
-	}
-	return nil
-}
-
-// hex4 decodes four hex digits (already validated by json.Valid).
-func hex4(h []byte) rune {
-	var r rune
-	for _, c := range h {
-		r <<= 4
-		switch {
-		case c >= '0' && c <= '9':
-			r |= rune(c - '0')
-		case c >= 'a' && c <= 'f':
-			r |= rune(c-'a') + 10
-		case c >= 'A' && c <= 'F':
-			r |= rune(c-'A') + 10
-		}
-	}
-	return r
+	m.Write(signature(rc))
+	return hex.EncodeToString(m.Sum(nil))
 }
