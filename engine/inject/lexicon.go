@@ -21,14 +21,16 @@ type tables struct {
 	leadIn, conjunctions, modals, secondPerson, mentionWords map[string]bool
 }
 
-var lex = sync.OnceValue(func() *tables {
+var lex = sync.OnceValue(buildTables)
+
+func buildTables() *tables {
 	t := &tables{rules: compileAll(english, portuguese, spanish, french, german)}
 	t.index = buildIndex(t.rules)
 	t.leadIn, t.conjunctions, t.modals = set(leadIn), set(conjunctions), set(modals)
 	t.secondPerson, t.mentionWords = set(secondPerson), set(mentionWords)
 	t.vocab, t.maxVocab = buildVocabulary(t.rules, t.leadIn)
 	return t
-})
+}
 
 // Prepare builds the lexicon now rather than at the first scan.
 func Prepare() { lex() }
@@ -120,10 +122,13 @@ const fillers = `the a an and to of in on is it as for with this that be by at o
 	now all any only not do no what so then there here if we us our they their them these those`
 
 func buildVocabulary(rules []rule, leadIn map[string]bool) (map[string]bool, int) {
-	v := set(fillers)
+	v := make(map[string]bool, 4096)
+	for w := range set(fillers) {
+		v[w] = true
+	}
 	for _, r := range rules {
 		for _, s := range r.slots {
-			for w := range s.single {
+			for _, w := range s.single {
 				v[w] = true
 			}
 			for _, a := range s.alts {

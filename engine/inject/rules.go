@@ -2,6 +2,7 @@ package inject
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -33,7 +34,7 @@ type rule struct {
 	str        strength
 	imperative bool // the first word must open a clause (see imperative)
 	slots      []slot
-	veto       map[string]bool // words that cancel a match near it
+	veto       wordSet // words that cancel a match near it
 	src        string
 }
 
@@ -41,9 +42,9 @@ type rule struct {
 // assertion, reached after skipping at most gap words.
 type slot struct {
 	gap    int
-	assert byte            // 0: words; '$': a clause boundary here; ':' a colon here
-	single map[string]bool // one-word alternatives
-	alts   []alt           // multi-word or prefix alternatives, longest first
+	assert byte    // 0: words; '$': a clause boundary here; ':' a colon here
+	single wordSet // one-word alternatives
+	alts   []alt   // multi-word or prefix alternatives, longest first
 }
 
 // alt is a multi-word alternative; prefix makes its last word a prefix.
@@ -85,32 +86,38 @@ func compile(cat Category, str strength, pattern string) rule {
 			r.slots = append(r.slots, slot{assert: ':'})
 			continue
 		case f[0] == '!':
-			r.veto = map[string]bool{}
+			var veto []string
 			for _, v := range strings.Split(f[1:], "|") {
-				for _, t := range words(v) {
-					r.veto[t] = true
-				}
+				veto = append(veto, words(v)...)
 			}
+			r.veto = newWordSet(veto)
 			continue
 		case i == 0 && f[0] == '^':
 			r.imperative = true
 			f = f[1:]
 		}
-		s := slot{gap: gap, single: map[string]bool{}}
+		s := slot{gap: gap}
 		gap = 0
+		single := make([]string, 0, strings.Count(f, "|")+1)
 		for _, a := range strings.Split(f, "|") {
 			prefix := strings.HasSuffix(a, "*")
-			ws := words(strings.TrimSuffix(a, "*"))
+			a = strings.TrimSuffix(a, "*")
+			if !prefix && plainWord(a) {
+				single = append(single, a)
+				continue
+			}
+			ws := words(a)
 			if len(ws) == 0 {
 				panic(fmt.Sprintf("inject: empty alternative in %q", pattern))
 			}
 			if len(ws) == 1 && !prefix {
-				s.single[ws[0]] = true
+				single = append(single, ws[0])
 				continue
 			}
 			s.alts = append(s.alts, alt{ws, prefix})
 		}
-		sort.SliceStable(s.alts, func(i, j int) bool { return len(s.alts[i].words) > len(s.alts[j].words) })
+		s.single = newWordSet(single)
+		slices.SortStableFunc(s.alts, func(a, b alt) int { return len(b.words) - len(a.words) })
 		r.slots = append(r.slots, s)
 	}
 	if len(r.slots) == 0 || r.slots[0].assert != 0 {
@@ -119,12 +126,20 @@ func compile(cat Category, str strength, pattern string) rule {
 	return r
 }
 
-// words normalises one alternative of a pattern into its words.
+// words normalises one alternative of a pattern into its words. Plain
+// words, alone or joined by "_", are their own lexing
+// (TestLexiconWordsAreTheirLexing) and skip the lexer, which was most of
+// the cost of building the lexicon in every process that scans text.
 func words(s string) []string {
-	if plainWord(s) {
-		return []string{s}
+	n := strings.Count(s, "_") + 1
+	out := make([]string, 0, n)
+	for w := range strings.SplitSeq(s, "_") {
+		if !plainWord(w) {
+			return lexWords(s)
+		}
+		out = append(out, w)
 	}
-	return lexWords(s)
+	return out
 }
 
 // plainWord: lower-case ASCII letters only, which the lexer gives back
@@ -178,7 +193,7 @@ func (s *slot) match(toks []token, k int) int {
 			return n
 		}
 	}
-	if k < last && s.single[toks[k].w] {
+	if k < last && s.single.has(toks[k].w) {
 		return 1
 	}
 	return 0
@@ -224,12 +239,12 @@ func (r *rule) matchAt(toks []token, i int) (int, bool) {
 			return 0, false
 		}
 	}
-	if r.veto != nil {
+	if len(r.veto) > 0 {
 		for j := i + n; j < min(k+2, last); j++ {
 			if j >= k && toks[j].start {
 				break // the words after a match count up to the clause's end
 			}
-			if r.veto[toks[j].w] {
+			if r.veto.has(toks[j].w) {
 				return 0, false
 			}
 		}
@@ -281,7 +296,7 @@ func buildIndex(rules []rule) ruleIndex {
 	}
 	for i, r := range rules {
 		s := r.slots[0]
-		for w := range s.single {
+		for _, w := range s.single {
 			add(idx.exact, w, i)
 		}
 		for _, a := range s.alts {
@@ -487,4 +502,20 @@ func (ms *matches) result() Result {
 	res.Techniques = techs.names()
 	sort.Strings(res.Techniques)
 	return res
+}
+
+// wordSet is a small sorted set of words. The lexicon holds hundreds of
+// them, one per slot; as sorted slices they cost a fraction of the memory
+// and build time of maps, which a process scanning its first text pays in
+// full, and a binary search over a few words is as quick as a hash.
+type wordSet []string
+
+func newWordSet(words []string) wordSet {
+	slices.Sort(words)
+	return slices.Compact(words)
+}
+
+func (s wordSet) has(w string) bool {
+	_, found := slices.BinarySearch(s, w)
+	return found
 }
