@@ -5,35 +5,78 @@ import (
 	"sync"
 )
 
-// tables are the cue rules of every language, compiled on first use (so a
-// process that never scans, such as a metadata listing or a Lambda cold
-// start serving another route, does not pay for them); the index finds the
-// rules a word can start; the vocabulary is every word a rule names plus
-// the fillers, the words leetspeak and spaced letters are mapped back to.
-// All are read-only once built.
+// tables are the cue rules of every language compiled from the patterns
+// below; the index finds the rules a word can start; the vocabulary is
+// every word a rule names plus the fillers, the words leetspeak and spaced
+// letters are mapped back to. They are compiled ahead of time into
+// lexicon_tables.go (static data: a process pays nothing to load them),
+// and TestLexiconTablesUpToDate holds that file to buildTables. The maps
+// the scan looks words up in are made from them on first use.
 type tables struct {
-	rules    []rule
-	index    ruleIndex
-	vocab    map[string]bool
-	maxVocab int
+	rules         []rule
+	exact, prefix []indexEntry // sorted by word
+	vocab         wordSet
+	maxVocab      int
 
 	// The word sets below are those of the constants of the same names.
-	leadIn, conjunctions, modals, secondPerson, mentionWords map[string]bool
+	leadIn, conjunctions, modals, secondPerson, mentionWords wordSet
 }
 
-var lex = sync.OnceValue(buildTables)
+// indexEntry lists the rules whose first slot can match a word: the word
+// itself (exact) or its first three letters (prefix alternatives).
+type indexEntry struct {
+	word  string
+	rules []int
+}
 
+func lex() *tables { return &compiled }
+
+//go:generate go test -run TestLexiconTablesUpToDate -update .
+
+// buildTables compiles the patterns; lexicon_tables.go holds its result.
 func buildTables() *tables {
 	t := &tables{rules: compileAll(english, portuguese, spanish, french, german)}
-	t.index = buildIndex(t.rules)
+	t.exact, t.prefix = buildIndex(t.rules)
 	t.leadIn, t.conjunctions, t.modals = set(leadIn), set(conjunctions), set(modals)
 	t.secondPerson, t.mentionWords = set(secondPerson), set(mentionWords)
 	t.vocab, t.maxVocab = buildVocabulary(t.rules, t.leadIn)
 	return t
 }
 
-// Prepare builds the lexicon now rather than at the first scan.
-func Prepare() { lex() }
+// ruleIndex finds the rules a word can start, from tables' index.
+type ruleIndex struct {
+	exact  map[string][]int // first word of an alternative -> rules
+	prefix map[string][]int // first three letters of a prefix alternative -> rules
+}
+
+var index = sync.OnceValue(func() ruleIndex {
+	return ruleIndex{exact: indexMap(lex().exact), prefix: indexMap(lex().prefix)}
+})
+
+func indexMap(entries []indexEntry) map[string][]int {
+	m := make(map[string][]int, len(entries))
+	for _, e := range entries {
+		m[e.word] = e.rules
+	}
+	return m
+}
+
+// vocabulary is the vocabulary as a map: leetspeak and spaced letters try
+// many slices of a word against it.
+var vocabulary = sync.OnceValue(func() map[string]bool {
+	m := make(map[string]bool, len(lex().vocab))
+	for _, w := range lex().vocab {
+		m[w] = true
+	}
+	return m
+})
+
+// Prepare makes the lookup maps now rather than at the first scan.
+func Prepare() {
+	index()
+	vocabulary()
+	folds()
+}
 
 // def is one cue rule before compilation.
 type def struct {
@@ -54,16 +97,14 @@ func compileAll(langs ...[]def) []rule {
 
 // set splits a list of words separated by spaces or "|" into a set,
 // normalised like document text.
-func set(lists ...string) map[string]bool {
-	m := map[string]bool{}
+func set(lists ...string) wordSet {
+	var out []string
 	for _, l := range lists {
 		for _, w := range strings.FieldsFunc(l, func(r rune) bool { return r == '|' || r == ' ' || r == '\n' || r == '\t' }) {
-			for _, t := range words(w) {
-				m[t] = true
-			}
+			out = append(out, words(w)...)
 		}
 	}
-	return m
+	return newWordSet(out)
 }
 
 // leadIn words may stand between a clause boundary and a command's verb:
@@ -121,29 +162,20 @@ var rawMarkers = []marker{
 const fillers = `the a an and to of in on is it as for with this that be by at or from are you your me my
 	now all any only not do no what so then there here if we us our they their them these those`
 
-func buildVocabulary(rules []rule, leadIn map[string]bool) (map[string]bool, int) {
-	v := make(map[string]bool, 4096)
-	for w := range set(fillers) {
-		v[w] = true
-	}
+func buildVocabulary(rules []rule, leadIn wordSet) (wordSet, int) {
+	v := append([]string(nil), set(fillers)...)
 	for _, r := range rules {
 		for _, s := range r.slots {
-			for _, w := range s.single {
-				v[w] = true
-			}
+			v = append(v, s.single...)
 			for _, a := range s.alts {
-				for _, w := range a.words {
-					v[w] = true
-				}
+				v = append(v, a.words...)
 			}
 		}
 	}
-	for w := range leadIn {
-		v[w] = true
-	}
+	v = append(v, leadIn...)
 	n := 0
-	for w := range v {
+	for _, w := range v {
 		n = max(n, len(w))
 	}
-	return v, n
+	return newWordSet(v), n
 }

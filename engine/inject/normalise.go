@@ -384,7 +384,7 @@ func unleet(w string) (string, bool) {
 				b[i] = unleetByte(c)
 			}
 		}
-		if s := string(b); lex().vocab[s] {
+		if s := string(b); vocabulary()[s] {
 			return s, true
 		}
 	}

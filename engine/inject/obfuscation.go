@@ -256,7 +256,7 @@ func joinRun(run []token) []token {
 		}
 		w := b.String()
 		parts := []string{w}
-		if len(groups) == 1 && !lex().vocab[w] {
+		if len(groups) == 1 && !vocabulary()[w] {
 			if p := splitWords(w); p != nil {
 				parts = p
 			}
@@ -312,13 +312,13 @@ func splitLong(toks []token) []token {
 // framedByWords is a cheap test before splitWords: words run together
 // begin and end with a vocabulary word of three letters or more.
 func framedByWords(w string) bool {
-	if lex().vocab[w] {
+	if vocabulary()[w] {
 		return false
 	}
 	begins, ends := false, false
 	for l := 3; l <= min(len(w), lex().maxVocab) && !(begins && ends); l++ {
-		begins = begins || lex().vocab[w[:l]]
-		ends = ends || lex().vocab[w[len(w)-l:]]
+		begins = begins || vocabulary()[w[:l]]
+		ends = ends || vocabulary()[w[len(w)-l:]]
 	}
 	return begins && ends
 }
@@ -343,7 +343,7 @@ func splitWords(s string) []string {
 	for i := 1; i <= n; i++ {
 		cost[i], pieces[i], back[i] = cost[i-1]+1, pieces[i-1]+1, i-1
 		for l := 1; l <= min(i, lex().maxVocab); l++ {
-			if !lex().vocab[s[i-l:i]] {
+			if !vocabulary()[s[i-l:i]] {
 				continue
 			}
 			c, p := cost[i-l], pieces[i-l]+1

@@ -270,25 +270,19 @@ func imperative(toks []token, i int) bool {
 		}
 		i--
 		w := toks[i].w
-		if t.conjunctions[w] && steps == 0 {
+		if t.conjunctions.has(w) && steps == 0 {
 			return true // "... and approve this": a second command
 		}
-		if !t.leadIn[w] {
+		if !t.leadIn.has(w) {
 			return false
 		}
-		modal = modal || t.modals[w]
-		you = you || t.secondPerson[w]
+		modal = modal || t.modals.has(w)
+		you = you || t.secondPerson.has(w)
 	}
 }
 
-// ruleIndex finds the rules whose first slot can match a word.
-type ruleIndex struct {
-	exact  map[string][]int // first word of an alternative -> rules
-	prefix map[string][]int // first three letters of a prefix alternative -> rules
-}
-
-func buildIndex(rules []rule) ruleIndex {
-	idx := ruleIndex{exact: map[string][]int{}, prefix: map[string][]int{}}
+func buildIndex(rules []rule) (exact, prefix []indexEntry) {
+	ex, pre := map[string][]int{}, map[string][]int{}
 	add := func(m map[string][]int, k string, i int) {
 		if l := m[k]; len(l) == 0 || l[len(l)-1] != i {
 			m[k] = append(l, i)
@@ -297,26 +291,31 @@ func buildIndex(rules []rule) ruleIndex {
 	for i, r := range rules {
 		s := r.slots[0]
 		for _, w := range s.single {
-			add(idx.exact, w, i)
+			add(ex, w, i)
 		}
 		for _, a := range s.alts {
 			if len(a.words) == 1 && a.prefix {
 				if len(a.words[0]) < 3 {
 					panic(fmt.Sprintf("inject: prefix %q shorter than 3 letters in %q", a.words[0], r.src))
 				}
-				add(idx.prefix, a.words[0][:3], i)
+				add(pre, a.words[0][:3], i)
 				continue
 			}
-			add(idx.exact, a.words[0], i)
+			add(ex, a.words[0], i)
 		}
 	}
-	for _, m := range []map[string][]int{idx.exact, idx.prefix} {
-		for k, l := range m {
-			sort.Ints(l)
-			m[k] = dedupe(l)
-		}
+	return indexEntries(ex), indexEntries(pre)
+}
+
+// indexEntries sorts an index by word, each word's rules in order.
+func indexEntries(m map[string][]int) []indexEntry {
+	out := make([]indexEntry, 0, len(m))
+	for w, l := range m {
+		sort.Ints(l)
+		out = append(out, indexEntry{w, dedupe(l)})
 	}
-	return idx
+	slices.SortFunc(out, func(a, b indexEntry) int { return strings.Compare(a.word, b.word) })
+	return out
 }
 
 func dedupe(l []int) []int {
@@ -356,11 +355,12 @@ func (ms *matches) reset() { ms.list, ms.seg = ms.list[:0], 0 }
 func (ms *matches) rules(toks []token, cand []int) []int {
 	ms.seg++
 	last := len(toks) - 1
+	idx := index()
 	for i := 0; i < last; i++ {
 		w := toks[i].w
-		cand = append(cand[:0], lex().index.exact[w]...)
+		cand = append(cand[:0], idx.exact[w]...)
 		if len(w) >= 3 {
-			cand = append(cand, lex().index.prefix[w[:3]]...)
+			cand = append(cand, idx.prefix[w[:3]]...)
 		}
 		for _, ri := range cand {
 			r := &lex().rules[ri]
@@ -391,7 +391,7 @@ func mentioned(toks []token, i, end int) bool {
 	}
 	for j, steps := i, 0; j > 0 && steps < 6 && !toks[j].sentence; steps++ {
 		j--
-		if lex().mentionWords[toks[j].w] {
+		if lex().mentionWords.has(toks[j].w) {
 			return true
 		}
 	}
@@ -511,6 +511,9 @@ func (ms *matches) result() Result {
 type wordSet []string
 
 func newWordSet(words []string) wordSet {
+	if len(words) == 0 {
+		return nil
+	}
 	slices.Sort(words)
 	return slices.Compact(words)
 }

@@ -21,8 +21,8 @@ func TestPlainWordsAreTheirOwnLexing(t *testing.T) {
 		}
 	}
 	t0 := lex()
-	for _, s := range []map[string]bool{t0.leadIn, t0.conjunctions, t0.modals, t0.secondPerson, t0.mentionWords} {
-		for w := range s {
+	for _, s := range []wordSet{t0.leadIn, t0.conjunctions, t0.modals, t0.secondPerson, t0.mentionWords} {
+		for _, w := range s {
 			plain = append(plain, w)
 		}
 	}
