@@ -100,15 +100,15 @@ func Sign(reportJSON []byte, secret []byte, issuedAt time.Time, redacted bool) (
 // Attach marshals r with its Receipt cleared (r itself is not modified),
 // signs the bytes and returns the final response body: the report's own
 // field order followed by "receipt" as the last key, exactly as the API
-// writes it, plus the receipt. The receipt's engineVersion is
-// r.EngineVersion.
+// writes it (and as json.Marshal writes the report with the receipt set),
+// plus the receipt. The receipt's engineVersion is r.EngineVersion.
 func Attach(r *report.Report, secret []byte, issuedAt time.Time, redacted bool) ([]byte, report.Receipt, error) {
 	if r == nil {
 		return nil, report.Receipt{}, errors.New("receipt: nil report")
 	}
 	c := *r
 	c.Receipt = nil
-	body, err := json.Marshal(&c)
+	body, err := c.AppendJSON(make([]byte, 0, 8192))
 	if err != nil {
 		return nil, report.Receipt{}, err
 	}
@@ -116,20 +116,11 @@ func Attach(r *report.Report, secret []byte, issuedAt time.Time, redacted bool) 
 	if err != nil {
 		return nil, report.Receipt{}, err
 	}
-	rcJSON, err := json.Marshal(rc)
-	if err != nil {
-		return nil, report.Receipt{}, err
-	}
-	// body is a compact object ending in '}': splice the receipt before it.
-	out := make([]byte, 0, len(body)+len(`,"receipt":`)+len(rcJSON))
-	out = append(out, body[:len(body)-1]...)
-	if len(body) > 2 {
-		out = append(out, ',')
-	}
-	out = append(out, `"receipt":`...)
-	out = append(out, rcJSON...)
-	out = append(out, '}')
-	return out, rc, nil
+	// body is a compact object ending in '}' and holding at least "id":
+	// the receipt goes in place of that brace, as the last key.
+	out := append(body[:len(body)-1], `,"receipt":`...)
+	out = rc.AppendJSON(out)
+	return append(out, '}'), rc, nil
 }
 
 // Verify implements POST /receipt/verify. reportJSON is the report exactly

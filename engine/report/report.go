@@ -3,8 +3,9 @@
 // catalogue, scoring and the sanitiser for attacker-authored strings.
 //
 // Everything here is pure and deterministic: no clock, no randomness, no
-// mutable package state. Evidence maps are encoded by encoding/json, which
-// sorts map keys, so map iteration order never reaches the output.
+// mutable package state. Evidence maps are encoded with their keys sorted
+// (json.go, as encoding/json does), so map iteration order never reaches the
+// output.
 package report
 
 // EngineVersion is the contract level implemented. Scoring weights may change
