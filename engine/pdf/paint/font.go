@@ -1,6 +1,9 @@
 package paint
 
 import (
+	"cmp"
+	"math"
+	"slices"
 	"strings"
 
 	"github.com/doctrust/doctrust/engine/pdf/cos"
@@ -31,7 +34,7 @@ type Font struct {
 	codes      *cmap // a composite font's encoding CMap: its code space
 	firstChar  int
 	widths     []float64 // simple fonts: width of firstChar+i, in text space units
-	cidWidths  map[uint32]float64
+	cidWidths  cidWidthTable
 	missing    float64
 	ascent     float64
 	descent    float64
@@ -96,7 +99,18 @@ func (in *Interpreter) font(res *cos.Dict, name cos.Name) *Font {
 	if d == nil {
 		return nil
 	}
+	if f, ok := in.direct[d]; ok && !isRef {
+		return f
+	}
 	f := in.loadFont(d)
+	if !isRef && len(in.direct) < maxFonts {
+		// A font dictionary written into the resources is the same
+		// object at every Tf that names it: load it once too.
+		if in.direct == nil {
+			in.direct = map[*cos.Dict]*Font{}
+		}
+		in.direct[d] = f
+	}
 	if isRef {
 		f.Ref = ref.Num
 		f.Revision = in.src.origin(ref.Num)
@@ -223,24 +237,47 @@ func (in *Interpreter) simpleEncoding(f *Font, d *cos.Dict) {
 	}
 }
 
-// cidWidths reads a CIDFont /W array: "c [w1 w2 ...]" and "c1 c2 w".
-func (in *Interpreter) cidWidths(o cos.Object) map[uint32]float64 {
+// cidWidths reads a CIDFont /W array: "c [w1 w2 ...]" and "c1 c2 w". At
+// most maxWidths codes are read, as written (a code given twice counts
+// twice).
+func (in *Interpreter) cidWidths(o cos.Object) cidWidthTable {
 	arr, ok := o.(cos.Array)
 	if !ok {
-		return nil
+		return cidWidthTable{}
 	}
 	r := in.src.Resolve
-	m := map[uint32]float64{}
-	for i := 0; i < len(arr) && len(m) < maxWidths; {
+	var segs []cidSeg
+	n := 0 // codes read
+	for i := 0; i < len(arr) && n < maxWidths; {
 		c, ok := cos.AsInt(r(arr[i]))
-		if !ok || c < 0 || i+1 >= len(arr) {
+		if !ok || c < 0 || c > math.MaxUint32 || i+1 >= len(arr) {
 			break
 		}
 		if list, ok := r(arr[i+1]).(cos.Array); ok {
+			if direct := directNumbers(list); direct > 0 {
+				// The usual list, numbers written in place: kept as it is.
+				direct = min(direct, maxWidths-n)
+				segs = append(segs, cidSeg{lo: uint32(c), hi: uint32(c) + uint32(direct) - 1, nums: list[:direct]})
+				n += direct
+				i += 2
+				continue
+			}
+			// A width that is not a number is skipped and takes no code.
+			seg := cidSeg{lo: uint32(c)}
 			for j, w := range list {
-				if v, ok := cos.AsNumber(r(w)); ok && len(m) < maxWidths {
-					m[uint32(c)+uint32(j)] = v / 1000
+				v, ok := cos.AsNumber(r(w))
+				if !ok || n >= maxWidths {
+					continue
 				}
+				if len(seg.ws) > 0 && uint32(c)+uint32(j) != seg.lo+uint32(len(seg.ws)) {
+					segs = append(segs, seg.closed())
+					seg = cidSeg{lo: uint32(c) + uint32(j)}
+				}
+				seg.ws = append(seg.ws, v/1000)
+				n++
+			}
+			if len(seg.ws) > 0 {
+				segs = append(segs, seg.closed())
 			}
 			i += 2
 			continue
@@ -253,12 +290,99 @@ func (in *Interpreter) cidWidths(o cos.Object) map[uint32]float64 {
 		if !ok1 || !ok2 || hi < c {
 			break
 		}
-		for k := c; k <= hi && len(m) < maxWidths; k++ {
-			m[uint32(k)] = w / 1000
-		}
+		hi = min(hi, c+int64(maxWidths-n)-1, math.MaxUint32)
+		segs = append(segs, cidSeg{lo: uint32(c), hi: uint32(hi), w: w / 1000})
+		n += int(hi - c + 1)
 		i += 3
 	}
-	return m
+	return newCIDWidthTable(segs)
+}
+
+// cidWidthTable is a CIDFont's widths as the /W array groups them: runs of
+// codes with a width each, and ranges sharing one. Writing every code into
+// a map (fonts give widths to thousands of codes) cost most of a short
+// process's time on files whose fonts are loaded a few times. The groups
+// are searched by code when they do not overlap, as in every font seen;
+// when they do, the later group gives the width, so they are written into
+// a map in order.
+type cidWidthTable struct {
+	segs []cidSeg // sorted by lo, disjoint
+	m    map[uint32]float64
+}
+
+// cidSeg covers codes lo..hi: nums[code-lo] (in thousandths) when nums is
+// set, ws[code-lo] when ws is, else w.
+type cidSeg struct {
+	lo, hi uint32
+	w      float64
+	ws     []float64
+	nums   cos.Array
+}
+
+// directNumbers is the length of a list when every element is a number
+// written in place, else 0.
+func directNumbers(list cos.Array) int {
+	for _, o := range list {
+		switch o.(type) {
+		case cos.Int, cos.Real:
+		default:
+			return 0
+		}
+	}
+	return len(list)
+}
+
+func (s cidSeg) closed() cidSeg {
+	s.hi = s.lo + uint32(len(s.ws)) - 1
+	return s
+}
+
+func (s cidSeg) width(code uint32) float64 {
+	if s.nums != nil {
+		v, _ := cos.AsNumber(s.nums[code-s.lo])
+		return v / 1000
+	}
+	if s.ws != nil {
+		return s.ws[code-s.lo]
+	}
+	return s.w
+}
+
+func newCIDWidthTable(segs []cidSeg) cidWidthTable {
+	sorted := slices.Clone(segs)
+	slices.SortStableFunc(sorted, func(a, b cidSeg) int { return cmp.Compare(a.lo, b.lo) })
+	for i := 1; i < len(sorted); i++ {
+		if sorted[i].lo <= sorted[i-1].hi {
+			m := map[uint32]float64{}
+			for _, s := range segs {
+				for c := uint64(s.lo); c <= uint64(s.hi); c++ {
+					m[uint32(c)] = s.width(uint32(c))
+				}
+			}
+			return cidWidthTable{m: m}
+		}
+	}
+	return cidWidthTable{segs: sorted}
+}
+
+func (t *cidWidthTable) width(code uint32) (float64, bool) {
+	if t.m != nil {
+		w, ok := t.m[code]
+		return w, ok
+	}
+	i, _ := slices.BinarySearchFunc(t.segs, code, func(s cidSeg, c uint32) int {
+		switch {
+		case s.hi < c:
+			return -1
+		case s.lo > c:
+			return 1
+		}
+		return 0
+	})
+	if i < len(t.segs) && t.segs[i].lo <= code && code <= t.segs[i].hi {
+		return t.segs[i].width(code), true
+	}
+	return 0, false
 }
 
 func matrixOf(o cos.Object, r func(cos.Object) cos.Object) (Matrix, bool) {
@@ -300,7 +424,7 @@ func (f *Font) nextCode(s []byte) (code uint32, n int) {
 // of font size).
 func (f *Font) width(code uint32) float64 {
 	if f.composite {
-		if w, ok := f.cidWidths[code]; ok {
+		if w, ok := f.cidWidths.width(code); ok {
 			return w
 		}
 		return f.missing

@@ -141,6 +141,7 @@ type Image struct {
 type Interpreter struct {
 	src       Source
 	fonts     map[int]*Font
+	direct    map[*cos.Dict]*Font // fonts written in the resources, not referenced
 	forms     map[int][]byte
 	formBytes int
 	page      Page
