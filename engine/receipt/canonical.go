@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/gowebpki/jcs"
+
+	"github.com/doctrust/doctrust/engine/report"
 )
 
 // canonicalReport returns the RFC 8785 (JCS) form of the report object
@@ -412,25 +414,10 @@ func (w *writer) str(i int) {
 func appendString(out []byte, s string) []byte {
 	out = append(out, '"')
 	for k := 0; k < len(s); k++ {
-		switch c := s[k]; c {
-		case '\\', '"':
-			out = append(out, '\\', c)
-		case '\b':
-			out = append(out, '\\', 'b')
-		case '\f':
-			out = append(out, '\\', 'f')
-		case '\n':
-			out = append(out, '\\', 'n')
-		case '\r':
-			out = append(out, '\\', 'r')
-		case '\t':
-			out = append(out, '\\', 't')
-		default:
-			if c < 0x20 {
-				out = append(out, '\\', 'u', '0', '0', "0123456789abcdef"[c>>4], "0123456789abcdef"[c&0xF])
-			} else {
-				out = append(out, c)
-			}
+		if c := s[k]; c < 0x20 || c == '"' || c == '\\' {
+			out = report.AppendEscape(out, c)
+		} else {
+			out = append(out, c)
 		}
 	}
 	return append(out, '"')

@@ -804,6 +804,28 @@ func (e *encoder) floatBits(f float64, bits int) {
 
 const hexDigits = "0123456789abcdef"
 
+// AppendEscape appends the JSON escape of an ASCII byte: \" and \\, the
+// two-character escapes of \b \f \n \r \t, \u00xx for other control
+// characters and for anything else (encoding/json's spelling of <, > and
+// &). encoding/json and RFC 8785 (engine/receipt) write these alike.
+func AppendEscape(dst []byte, c byte) []byte {
+	switch c {
+	case '\\', '"':
+		return append(dst, '\\', c)
+	case '\b':
+		return append(dst, '\\', 'b')
+	case '\f':
+		return append(dst, '\\', 'f')
+	case '\n':
+		return append(dst, '\\', 'n')
+	case '\r':
+		return append(dst, '\\', 'r')
+	case '\t':
+		return append(dst, '\\', 't')
+	}
+	return append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+}
+
 // appendString is encoding/json's string encoder with HTML escaping (the
 // json.Marshal default): ", \ and control characters escaped, <, > and &
 // as \u003c \u003e \u0026, U+2028 and U+2029 escaped for JSONP, and each
@@ -817,23 +839,7 @@ func appendString(dst []byte, s string) []byte {
 				i++
 				continue
 			}
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				dst = append(dst, '\\', c)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
+			dst = AppendEscape(append(dst, s[start:i]...), c)
 			i++
 			start = i
 			continue
