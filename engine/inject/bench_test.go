@@ -37,12 +37,3 @@ func BenchmarkScanProse64K(b *testing.B) {
 		Scan(text)
 	}
 }
-
-// BenchmarkLexiconBuild is what the first scan of a process pays
-// (docs/performance.md, "Process start").
-func BenchmarkLexiconBuild(b *testing.B) {
-	b.ReportAllocs()
-	for b.Loop() {
-		buildTables()
-	}
-}

@@ -312,13 +312,14 @@ func splitLong(toks []token) []token {
 // framedByWords is a cheap test before splitWords: words run together
 // begin and end with a vocabulary word of three letters or more.
 func framedByWords(w string) bool {
-	if vocabulary()[w] {
+	vocab := vocabulary()
+	if vocab[w] {
 		return false
 	}
 	begins, ends := false, false
 	for l := 3; l <= min(len(w), lex().maxVocab) && !(begins && ends); l++ {
-		begins = begins || vocabulary()[w[:l]]
-		ends = ends || vocabulary()[w[len(w)-l:]]
+		begins = begins || vocab[w[:l]]
+		ends = ends || vocab[w[len(w)-l:]]
 	}
 	return begins && ends
 }
@@ -340,10 +341,11 @@ func splitWords(s string) []string {
 	pieces := make([]int, n+1)
 	back := make([]int, n+1)
 	known := make([]bool, n+1)
+	vocab := vocabulary()
 	for i := 1; i <= n; i++ {
 		cost[i], pieces[i], back[i] = cost[i-1]+1, pieces[i-1]+1, i-1
 		for l := 1; l <= min(i, lex().maxVocab); l++ {
-			if !vocabulary()[s[i-l:i]] {
+			if !vocab[s[i-l:i]] {
 				continue
 			}
 			c, p := cost[i-l], pieces[i-l]+1

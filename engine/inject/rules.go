@@ -101,12 +101,7 @@ func compile(cat Category, str strength, pattern string) rule {
 		single := make([]string, 0, strings.Count(f, "|")+1)
 		for _, a := range strings.Split(f, "|") {
 			prefix := strings.HasSuffix(a, "*")
-			a = strings.TrimSuffix(a, "*")
-			if !prefix && plainWord(a) {
-				single = append(single, a)
-				continue
-			}
-			ws := words(a)
+			ws := words(strings.TrimSuffix(a, "*"))
 			if len(ws) == 0 {
 				panic(fmt.Sprintf("inject: empty alternative in %q", pattern))
 			}
@@ -126,20 +121,12 @@ func compile(cat Category, str strength, pattern string) rule {
 	return r
 }
 
-// words normalises one alternative of a pattern into its words. Plain
-// words, alone or joined by "_", are their own lexing
-// (TestLexiconWordsAreTheirLexing) and skip the lexer, which was most of
-// the cost of building the lexicon in every process that scans text.
+// words normalises one alternative of a pattern into its words.
 func words(s string) []string {
-	n := strings.Count(s, "_") + 1
-	out := make([]string, 0, n)
-	for w := range strings.SplitSeq(s, "_") {
-		if !plainWord(w) {
-			return lexWords(s)
-		}
-		out = append(out, w)
+	if plainWord(s) {
+		return []string{s}
 	}
-	return out
+	return lexWords(s)
 }
 
 // plainWord: lower-case ASCII letters only, which the lexer gives back
@@ -505,9 +492,9 @@ func (ms *matches) result() Result {
 }
 
 // wordSet is a small sorted set of words. The lexicon holds hundreds of
-// them, one per slot; as sorted slices they cost a fraction of the memory
-// and build time of maps, which a process scanning its first text pays in
-// full, and a binary search over a few words is as quick as a hash.
+// them, one per slot; as sorted slices they can be static data
+// (lexicon_tables.go), which maps cannot, and a binary search over a few
+// words is as quick as a hash.
 type wordSet []string
 
 func newWordSet(words []string) wordSet {

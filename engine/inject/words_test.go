@@ -40,29 +40,3 @@ func TestPlainWordsAreTheirOwnLexing(t *testing.T) {
 		t.Fatalf("only %d plain words checked", n)
 	}
 }
-
-// TestLexiconWordsAreTheirLexing: for every alternative and veto word of
-// the lexicon, the shortcut of words (plain words, alone or joined by "_")
-// gives what the lexer gives.
-func TestLexiconWordsAreTheirLexing(t *testing.T) {
-	n := 0
-	for _, l := range [][]def{english, portuguese, spanish, french, german} {
-		for _, d := range l {
-			for _, f := range strings.Fields(d.pattern) {
-				for _, a := range strings.Split(strings.TrimLeft(f, "^!~"), "|") {
-					a = strings.TrimSuffix(a, "*")
-					if a == "" || a == "$" || a == "$:" || a[0] >= '0' && a[0] <= '9' {
-						continue
-					}
-					n++
-					if got, want := words(a), lexWords(a); !slices.Equal(got, want) {
-						t.Errorf("%q: words %q, the lexer %q", a, got, want)
-					}
-				}
-			}
-		}
-	}
-	if n < 1000 {
-		t.Fatalf("only %d alternatives checked", n)
-	}
-}

@@ -31,18 +31,14 @@ func canonicalReport(b []byte) ([]byte, *string, error) {
 		return nil, nil, errors.New("receipt: report is not valid UTF-8")
 	}
 	p := parser{in: b}
-	p.skipSpace()
-	if p.pos >= len(b) || b[p.pos] != '{' {
-		if p.value() == nil && p.end() == nil {
-			return nil, nil, errors.New("receipt: report is not a JSON object")
-		}
-		return nil, nil, errors.New("receipt: report is not valid JSON")
-	}
 	if err := p.value(); err != nil {
 		return nil, nil, err
 	}
 	if err := p.end(); err != nil {
 		return nil, nil, err
+	}
+	if p.nodes[0].kind != '{' {
+		return nil, nil, errors.New("receipt: report is not a JSON object")
 	}
 	w := writer{p: &p, out: make([]byte, 0, len(b))}
 	engineVersion, err := w.top()

@@ -100,7 +100,7 @@ func (in *Interpreter) font(res *cos.Dict, name cos.Name) *Font {
 		return nil
 	}
 	if f, ok := in.direct[d]; ok && !isRef {
-		return f
+		return f // a font written into the resources, loaded at an earlier Tf
 	}
 	f := in.loadFont(d)
 	if !isRef && len(in.direct) < maxFonts {
@@ -239,7 +239,8 @@ func (in *Interpreter) simpleEncoding(f *Font, d *cos.Dict) {
 
 // cidWidths reads a CIDFont /W array: "c [w1 w2 ...]" and "c1 c2 w". At
 // most maxWidths codes are read, as written (a code given twice counts
-// twice).
+// twice). A list's elements that are not numbers give their codes no
+// width.
 func (in *Interpreter) cidWidths(o cos.Object) cidWidthTable {
 	arr, ok := o.(cos.Array)
 	if !ok {
@@ -254,30 +255,16 @@ func (in *Interpreter) cidWidths(o cos.Object) cidWidthTable {
 			break
 		}
 		if list, ok := r(arr[i+1]).(cos.Array); ok {
-			if direct := directNumbers(list); direct > 0 {
-				// The usual list, numbers written in place: kept as it is.
-				direct = min(direct, maxWidths-n)
-				segs = append(segs, cidSeg{lo: uint32(c), hi: uint32(c) + uint32(direct) - 1, nums: list[:direct]})
-				n += direct
-				i += 2
-				continue
-			}
-			// A width that is not a number is skipped and takes no code.
-			seg := cidSeg{lo: uint32(c)}
-			for j, w := range list {
-				v, ok := cos.AsNumber(r(w))
-				if !ok || n >= maxWidths {
-					continue
+			if !directNumbers(list) {
+				resolved := make(cos.Array, len(list))
+				for j, w := range list {
+					resolved[j] = r(w)
 				}
-				if len(seg.ws) > 0 && uint32(c)+uint32(j) != seg.lo+uint32(len(seg.ws)) {
-					segs = append(segs, seg.closed())
-					seg = cidSeg{lo: uint32(c) + uint32(j)}
-				}
-				seg.ws = append(seg.ws, v/1000)
-				n++
+				list = resolved
 			}
-			if len(seg.ws) > 0 {
-				segs = append(segs, seg.closed())
+			if take := min(len(list), maxWidths-n); take > 0 {
+				segs = append(segs, cidSeg{lo: uint32(c), hi: uint32(c) + uint32(take) - 1, nums: list[:take]})
+				n += take
 			}
 			i += 2
 			continue
@@ -310,53 +297,50 @@ type cidWidthTable struct {
 	m    map[uint32]float64
 }
 
-// cidSeg covers codes lo..hi: nums[code-lo] (in thousandths) when nums is
-// set, ws[code-lo] when ws is, else w.
+// cidSeg covers codes lo..hi: nums[code-lo] (in thousandths, kept as the
+// array wrote them) when nums is set, else w.
 type cidSeg struct {
 	lo, hi uint32
 	w      float64
-	ws     []float64
 	nums   cos.Array
 }
 
-// directNumbers is the length of a list when every element is a number
-// written in place, else 0.
-func directNumbers(list cos.Array) int {
+// directNumbers reports a list whose every element is a number written in
+// place, the usual case, which is kept without a copy.
+func directNumbers(list cos.Array) bool {
 	for _, o := range list {
 		switch o.(type) {
 		case cos.Int, cos.Real:
 		default:
-			return 0
+			return false
 		}
 	}
-	return len(list)
+	return true
 }
 
-func (s cidSeg) closed() cidSeg {
-	s.hi = s.lo + uint32(len(s.ws)) - 1
-	return s
-}
-
-func (s cidSeg) width(code uint32) float64 {
-	if s.nums != nil {
-		v, _ := cos.AsNumber(s.nums[code-s.lo])
-		return v / 1000
+func (s cidSeg) width(code uint32) (float64, bool) {
+	if s.nums == nil {
+		return s.w, true
 	}
-	if s.ws != nil {
-		return s.ws[code-s.lo]
-	}
-	return s.w
+	v, ok := cos.AsNumber(s.nums[code-s.lo])
+	return v / 1000, ok
 }
 
 func newCIDWidthTable(segs []cidSeg) cidWidthTable {
-	sorted := slices.Clone(segs)
-	slices.SortStableFunc(sorted, func(a, b cidSeg) int { return cmp.Compare(a.lo, b.lo) })
+	byLo := func(a, b cidSeg) int { return cmp.Compare(a.lo, b.lo) }
+	sorted := segs
+	if !slices.IsSortedFunc(segs, byLo) {
+		sorted = slices.Clone(segs)
+		slices.SortStableFunc(sorted, byLo)
+	}
 	for i := 1; i < len(sorted); i++ {
 		if sorted[i].lo <= sorted[i-1].hi {
 			m := map[uint32]float64{}
 			for _, s := range segs {
 				for c := uint64(s.lo); c <= uint64(s.hi); c++ {
-					m[uint32(c)] = s.width(uint32(c))
+					if w, ok := s.width(uint32(c)); ok {
+						m[uint32(c)] = w
+					}
 				}
 			}
 			return cidWidthTable{m: m}
@@ -380,7 +364,7 @@ func (t *cidWidthTable) width(code uint32) (float64, bool) {
 		return 0
 	})
 	if i < len(t.segs) && t.segs[i].lo <= code && code <= t.segs[i].hi {
-		return t.segs[i].width(code), true
+		return t.segs[i].width(code)
 	}
 	return 0, false
 }
