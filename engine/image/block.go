@@ -36,6 +36,12 @@ type analysis struct {
 	q        int
 	standard bool
 	hasQ     bool
+	// thumb is the walked EXIF IFD1 thumbnail, nil when absent.
+	thumb *facts
+	// provenance says where the XMP's C2PA manifest reference points
+	// (provenanceNone, Embedded, Remote or Missing); provenanceRef is the
+	// reference as written.
+	provenance, provenanceRef string
 }
 
 func newAnalysis(f *facts) *analysis {
@@ -52,6 +58,8 @@ func newAnalysis(f *facts) *analysis {
 	a.c2pa = decodeC2PA(f.c2pa)
 	a.tools = a.editorHits()
 	a.q, a.standard, a.hasQ = quality(f.dqt)
+	a.thumb = exifThumbnail(&a.x)
+	a.provenance, a.provenanceRef = provenance(f)
 	return a
 }
 
@@ -73,6 +81,10 @@ func (a *analysis) block() *report.ImageBlock {
 	}
 	if e := a.encoder(); e != "" {
 		b.Encoder = &e
+	}
+	if a.provenance != provenanceNone {
+		b.ProvenanceManifest = report.Str(a.provenance)
+		b.ProvenanceReference = report.Str(report.Untrusted(a.provenanceRef))
 	}
 	return b
 }

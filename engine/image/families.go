@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/doctrust/doctrust/engine/report"
+	"github.com/doctrust/doctrust/engine/sniff"
 )
 
 // editors is the catalogue of image editing software, matched as lower-case
@@ -172,10 +173,18 @@ func (a *analysis) editing() *report.Finding {
 	report.Capped(ev, "tools", names)
 	report.Capped(ev, "sources", sources)
 	fd := &report.Finding{Family: "image-editing-software", Evidence: ev}
-	if a.x.make != "" {
+	switch {
+	case a.x.make != "" && cameraWrites(a.f.format):
 		fd.Severity = report.Medium
 		fd.Message = report.Msg("image-editing-software.edited-capture", "tools", len(names), "sources", len(sources))
-	} else {
+	case a.x.make != "":
+		// No camera writes this format, so every such file with camera
+		// EXIF is an export and the tool named is the exporter that wrote
+		// it (a raw developer's AVIF, a PNG saved from a photo): that
+		// alone says the photo was converted, not that it was altered.
+		fd.Severity = report.Low
+		fd.Message = report.Msg("image-editing-software.exported-capture", "tools", len(names), "format", report.Kind(a.f.format))
+	default:
 		fd.Severity = report.Low
 		fd.Message = report.Msg("image-editing-software.editor-named", "tools", len(names), "sources", len(sources))
 	}
@@ -245,22 +254,31 @@ func (a *analysis) inconsistency() *report.Finding {
 // thumbSize reads the IFD1 JPEG thumbnail's frame size, else the size of
 // a HEIF thumbnail item, and names where it came from.
 func (a *analysis) thumbSize() (w, h int, source string) {
-	if a.x.thumbLength == 0 || a.x.raw == nil {
-		if a.f.thumbWidth > 0 {
-			return a.f.thumbWidth, a.f.thumbHeight, "heif-thumbnail-item"
-		}
-		return 0, 0, ""
+	if a.thumb != nil {
+		return a.thumb.width, a.thumb.height, "exif-ifd1"
 	}
-	t := a.x.raw[a.x.thumbOffset : a.x.thumbOffset+a.x.thumbLength]
-	tf := &facts{}
-	// The thumbnail's own EXIF is not read: one level is all the family uses.
-	if walkJPEGFrame(t, tf) && tf.width > 0 && tf.height > 0 {
-		return tf.width, tf.height, "exif-ifd1"
+	if a.x.thumbLength == 0 && a.f.thumbWidth > 0 {
+		return a.f.thumbWidth, a.f.thumbHeight, "heif-thumbnail-item"
 	}
 	return 0, 0, ""
 }
 
-// walkJPEGFrame walks a thumbnail for its frame size only.
+// exifThumbnail walks the IFD1 JPEG thumbnail for its frame size and
+// quantisation tables, nil when there is none or it has no frame. The
+// thumbnail's own EXIF is not read: one level is all the families use.
+func exifThumbnail(x *exifFacts) *facts {
+	if x.thumbLength == 0 || x.raw == nil {
+		return nil
+	}
+	t := x.raw[x.thumbOffset : x.thumbOffset+x.thumbLength]
+	tf := &facts{}
+	if !walkJPEGFrame(t, tf) || tf.width <= 0 || tf.height <= 0 {
+		return nil
+	}
+	return tf
+}
+
+// walkJPEGFrame walks a thumbnail for its frame and tables only.
 func walkJPEGFrame(b []byte, f *facts) bool {
 	if len(b) < 4 || b[0] != 0xFF || b[1] != 0xD8 {
 		return false
@@ -281,12 +299,6 @@ func (a *analysis) thumbnail() *report.Finding {
 	if rel < 1 {
 		rel = 1 / rel
 	}
-	// 160x120 is the DCF thumbnail size that cameras letterbox any frame
-	// into; only a flipped orientation counts against it.
-	dcf := tw == 160 && th == 120
-	if !flipped && (dcf || rel <= 1.25) {
-		return nil
-	}
 	ev := map[string]any{
 		"thumbnailWidth": tw, "thumbnailHeight": th,
 		"width": mw, "height": mh,
@@ -294,40 +306,92 @@ func (a *analysis) thumbnail() *report.Finding {
 		"orientationFlipped": flipped,
 		"thumbnailSource":    source,
 	}
-	return &report.Finding{
-		Family:   "image-thumbnail-mismatch",
-		Severity: report.Medium,
-		Message:  report.Msg("image-thumbnail-mismatch.aspect-ratio", "thumbnailWidth", tw, "thumbnailHeight", th, "width", mw, "height", mh),
-		Evidence: ev,
+	var vs []report.Variant
+	// 160x120 is the DCF thumbnail size that cameras letterbox any frame
+	// into; only a flipped orientation counts against it.
+	dcf := tw == 160 && th == 120
+	if flipped || (!dcf && rel > 1.25) {
+		vs = append(vs, report.Variant{Severity: report.Medium, Message: report.Msg("image-thumbnail-mismatch.aspect-ratio",
+			"thumbnailWidth", tw, "thumbnailHeight", th, "width", mw, "height", mh)})
 	}
+	// A thumbnail is made from the image at capture: one wider or taller
+	// than the image it stands for was made from a larger picture, so the
+	// image was cut down or replaced and the old thumbnail kept.
+	if tw > mw || th > mh {
+		vs = append(vs, report.Variant{Severity: report.Medium, Message: report.Msg("image-thumbnail-mismatch.larger-than-image",
+			"thumbnailWidth", tw, "thumbnailHeight", th, "width", mw, "height", mh)})
+	}
+	if len(vs) == 0 {
+		return nil
+	}
+	codes := []string{}
+	for _, v := range vs {
+		codes = append(codes, strings.TrimPrefix(v.Message.Code, "image-thumbnail-mismatch."))
+	}
+	ev["code"] = codes[0]
+	report.Capped(ev, "codes", codes)
+	return report.Compose("image-thumbnail-mismatch", vs, ev)
 }
 
 func (a *analysis) compression() *report.Finding {
 	if !a.hasQ || a.x.make == "" {
 		return nil
 	}
+	ev := map[string]any{
+		"estimatedQuality": a.q, "standardTables": a.standard,
+		"cameraMake": report.Untrusted(a.x.make), "cameraModel": report.Untrusted(a.x.model),
+	}
 	var variant string
+	sev := report.Low
 	switch {
 	case a.f.photoshopWritten || a.f.has(cAdobe):
 		variant = "editor-tables-with-camera-exif"
+	case a.standard && a.thumbCameraTables():
+		// The camera wrote the thumbnail and the image in one go with its
+		// own encoder; the image now has a library's tables while the
+		// thumbnail kept the camera's: the image was decoded and written
+		// again after capture (Pillow, ImageMagick, Go's image/jpeg and
+		// most software built on libjpeg keep the EXIF and its thumbnail).
+		variant = "recompressed-after-capture"
+		sev = report.Medium
+		tq, _, _ := quality(a.thumb.dqt)
+		ev["thumbnailQuality"] = tq
+		ev["thumbnailStandardTables"] = false
 	case a.standard:
 		variant = "standard-tables-with-camera-exif"
 	default:
 		return nil
 	}
-	ev := map[string]any{
-		"code": variant, "estimatedQuality": a.q, "standardTables": a.standard,
-		"cameraMake": report.Untrusted(a.x.make), "cameraModel": report.Untrusted(a.x.model),
-	}
+	ev["code"] = variant
 	if e := a.encoder(); e != "" {
 		ev["encoder"] = e
 	}
 	return &report.Finding{
 		Family:   "image-compression-history",
-		Severity: report.Low,
+		Severity: sev,
 		Message:  report.Msg("image-compression-history."+variant, "quality", a.q),
 		Evidence: ev,
 	}
+}
+
+// thumbCameraTables reports whether the EXIF thumbnail carries tables of
+// its own: neither libjpeg's standard scaling nor absent.
+func (a *analysis) thumbCameraTables() bool {
+	if a.thumb == nil {
+		return false
+	}
+	_, std, ok := quality(a.thumb.dqt)
+	return ok && !std
+}
+
+// cameraWrites reports whether cameras and phones write this format, so a
+// file in it can be a capture as it left the device.
+func cameraWrites(f sniff.Format) bool {
+	switch f {
+	case sniff.JPEG, sniff.HEIC, sniff.HEIF:
+		return true
+	}
+	return false
 }
 
 // trailingKinds are signatures of what is appended, in match order.
@@ -470,6 +534,9 @@ func (a *analysis) generative() *report.Finding {
 }
 
 func (a *analysis) stripped() *report.Finding {
+	if a.provenance == provenanceMissing {
+		return a.manifestRemoved()
+	}
 	switch a.f.format {
 	case "jpeg", "heic", "heif":
 	default:
@@ -482,10 +549,46 @@ func (a *analysis) stripped() *report.Finding {
 	}
 	ev := map[string]any{"code": "no-capture-metadata", "format": string(a.f.format)}
 	report.Capped(ev, "containers", a.f.list())
+	msg := report.Msg("image-metadata-stripped.no-capture-metadata", "format", report.Kind(a.f.format))
+	// What a device wrote beside its metadata and a metadata remover
+	// leaves: the multi-picture index of phones, and quantisation tables
+	// that are neither libjpeg's scaling nor an editor's. A re-encode
+	// would have replaced both, so the metadata was removed on its own.
+	var kept []string
+	if a.f.mpf {
+		kept = append(kept, "mpf")
+	}
+	if a.hasQ && !a.standard && !a.f.photoshopWritten && !a.f.has(cAdobe) {
+		kept = append(kept, "device-tables")
+		ev["estimatedQuality"] = a.q
+	}
+	if len(kept) > 0 {
+		ev["code"] = "device-structure-kept"
+		report.Capped(ev, "kept", kept)
+		msg = report.Msg("image-metadata-stripped.device-structure-kept", "format", report.Kind(a.f.format), "traces", len(kept))
+	}
 	return &report.Finding{
 		Family:   "image-metadata-stripped",
 		Severity: report.Low,
-		Message:  report.Msg("image-metadata-stripped.no-capture-metadata", "format", report.Kind(a.f.format)),
+		Message:  msg,
+		Evidence: ev,
+	}
+}
+
+// manifestRemoved reports an XMP that names an in-file C2PA manifest the
+// file no longer holds: software that kept the XMP and dropped the JUMBF
+// wrote this file after the manifest was made.
+func (a *analysis) manifestRemoved() *report.Finding {
+	ev := map[string]any{
+		"code":       "c2pa-manifest-removed",
+		"format":     string(a.f.format),
+		"provenance": report.Untrusted(a.provenanceRef),
+	}
+	report.Capped(ev, "containers", a.f.list())
+	return &report.Finding{
+		Family:   "image-metadata-stripped",
+		Severity: report.Low,
+		Message:  report.Msg("image-metadata-stripped.c2pa-manifest-removed", "format", report.Kind(a.f.format)),
 		Evidence: ev,
 	}
 }

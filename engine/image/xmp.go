@@ -2,6 +2,7 @@ package image
 
 import (
 	"bytes"
+	"strings"
 )
 
 // XMP is read as text, not as RDF: the few properties the families use are
@@ -86,4 +87,35 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// Where the C2PA manifest an XMP dcterms:provenance names is. C2PA 1.x and
+// 2.x write "self#jumbf=/c2pa/<manifest>/..." for a manifest embedded in
+// the same file and an http(s) address for a remote one (the spec's
+// "remote manifest"); a file whose XMP names an in-file manifest it does
+// not hold had its manifest store removed after the XMP was written.
+const (
+	provenanceNone     = ""
+	provenanceEmbedded = "embedded"
+	provenanceRemote   = "remote"
+	provenanceMissing  = "missing"
+)
+
+// provenance reads the first dcterms:provenance value and says where its
+// manifest is. Other values (a free-text provenance statement) are not
+// manifest references and give provenanceNone.
+func provenance(f *facts) (where, ref string) {
+	for _, v := range xmpValues(f.xmp, "dcterms:provenance") {
+		lv := strings.ToLower(v)
+		switch {
+		case strings.HasPrefix(lv, "self#jumbf="):
+			if f.has(cC2PA) {
+				return provenanceEmbedded, v
+			}
+			return provenanceMissing, v
+		case strings.HasPrefix(lv, "https://"), strings.HasPrefix(lv, "http://"):
+			return provenanceRemote, v
+		}
+	}
+	return provenanceNone, ""
 }

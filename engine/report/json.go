@@ -282,6 +282,10 @@ func (e *encoder) image(m *ImageBlock) {
 	e.intPtr(m.JPEGQuality)
 	e.raw(`,"encoder":`)
 	e.strPtr(m.Encoder)
+	e.raw(`,"provenanceManifest":`)
+	e.strPtr(m.ProvenanceManifest)
+	e.raw(`,"provenanceReference":`)
+	e.strPtr(m.ProvenanceReference)
 	e.b = append(e.b, '}')
 }
 

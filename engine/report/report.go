@@ -84,6 +84,13 @@ type ImageBlock struct {
 	MetadataContainers []string `json:"metadataContainers"`
 	JPEGQuality        *int     `json:"jpegQuality"`
 	Encoder            *string  `json:"encoder"`
+	// ProvenanceManifest says where the C2PA manifest named by the XMP's
+	// dcterms:provenance is: "embedded", "remote" or "missing" (named as
+	// in the file but absent); nil when the XMP names none.
+	ProvenanceManifest *string `json:"provenanceManifest"`
+	// ProvenanceReference is that dcterms:provenance value (a URL for a
+	// remote manifest, a self#jumbf= reference otherwise).
+	ProvenanceReference *string `json:"provenanceReference"`
 }
 
 // OfficeBlock is present when mediaType is office.
