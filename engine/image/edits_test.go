@@ -86,7 +86,7 @@ func TestThumbnailEdits(t *testing.T) {
 	r := analyze(t, readMedia(t, "camera-exiftool-thumbnail.jpg"))
 	wantSignal(t, r, "image-thumbnail-mismatch", "image-thumbnail-mismatch.aspect-ratio", report.Medium)
 	r = analyze(t, readMedia(t, "camera-imagemagick-crop.jpg"))
-	s := wantSignal(t, r, "image-thumbnail-mismatch", "image-thumbnail-mismatch.larger-than-image", report.Medium)
+	s := wantSignal(t, r, "image-thumbnail-mismatch", "image-thumbnail-mismatch.larger-than-image", report.Low)
 	if s.Evidence["code"] != "larger-than-image" {
 		t.Fatalf("evidence %v", s.Evidence)
 	}

@@ -6,8 +6,9 @@ import "github.com/doctrust/doctrust/engine/report"
 // runs, hidden and very hidden sheets, cells holding values in hidden rows
 // or columns, hidden slides. The recovered text is attacker-authored.
 // Severity follows how deliberate the hiding is: veryHidden sheets cannot be
-// unhidden from Excel's interface and hidden runs sit inside visible prose,
-// so both are medium; the rest is low.
+// unhidden from Excel's interface, hidden runs sit inside visible prose and
+// hidden rows of figures sit inside a visible list of figures, so those are
+// medium; the rest is low.
 func (a *analysis) hiddenContent() *report.Finding {
 	w, x, p := &a.word, &a.xl, &a.ppt
 	total := w.hiddenRuns + x.hiddenSheets + x.veryHiddenSheets + x.hiddenRowCells + x.hiddenColCells + p.hiddenSlides
@@ -27,6 +28,7 @@ func (a *analysis) hiddenContent() *report.Finding {
 		"hiddenRowCells":     x.hiddenRowCells,
 		"hiddenColumnCells":  x.hiddenColCells,
 		"hiddenSlides":       p.hiddenSlides,
+		"hiddenTableRows":    x.hiddenTableRows,
 	}
 	f := &report.Finding{Family: "office-hidden-content", Evidence: ev, Severity: report.Low}
 	var msgs []report.Message
@@ -37,6 +39,14 @@ func (a *analysis) hiddenContent() *report.Finding {
 	if x.veryHiddenSheets > 0 {
 		f.Severity = report.Medium
 		msgs = append(msgs, report.Msg("office-hidden-content.very-hidden-sheets", "count", x.veryHiddenSheets))
+	}
+	// Rows of figures hidden between visible rows of figures are lines
+	// taken out of a list (a statement's transactions, a payslip's
+	// deductions) while the totals may still count them: medium, as
+	// deliberate as a hidden run.
+	if x.hiddenTableRows > 0 {
+		f.Severity = report.Medium
+		msgs = append(msgs, report.Msg("office-hidden-content.hidden-rows-in-table", "rows", x.hiddenTableRows))
 	}
 	if x.hiddenSheets > 0 {
 		msgs = append(msgs, report.Msg("office-hidden-content.hidden-sheets", "count", x.hiddenSheets))

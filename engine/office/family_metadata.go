@@ -82,6 +82,35 @@ func (a *analysis) metadataAnomalies() *report.Finding {
 		ev["template"] = report.Untrusted(t)
 		add(report.Low, report.Msg("office-metadata-anomalies.template-elsewhere"))
 	}
+	// Saved again by something else than what made it. openpyxl stamps
+	// its name over the Application; LibreOffice leaves Word's template or
+	// restarts the save counter; python-docx and its kin leave lxml's
+	// declaration on the parts they rewrote.
+	if lib := stampingLibrary(pr.application()); lib != "" && pr.priorHistory() {
+		ev["resavedBy"] = lib
+		add(report.Medium, report.Msg("office-metadata-anomalies.library-resave", "tool", report.Kind(lib)))
+	}
+	if why := a.libreOfficeOverOther(); why != "" {
+		ev["resavedBy"] = "LibreOffice"
+		ev["resaveTrace"] = why
+		add(report.Medium, report.Msg("office-metadata-anomalies.other-application-resave", "application", report.Kind("LibreOffice")))
+	}
+	if a.lxmlRewrite() {
+		ev["mainPartRewrittenBy"] = "lxml"
+		add(report.Low, report.Msg("office-metadata-anomalies.lxml-rewrite"))
+	}
+	if tool, c := toolNamed(pr.lastModBy()), pr.creator(); tool != "" && c != "" && toolNamed(c) != tool {
+		ev["lastModifiedByTool"] = tool
+		add(report.Medium, report.Msg("office-metadata-anomalies.tool-last-modified", "tool", report.Kind(tool)))
+	}
+	// More saves than minutes between creation and the last save: the
+	// counter or the dates were written by hand.
+	if hasRev && hasCreated && hasModified && rev >= 5 && !modified.Before(created) {
+		if span := int(modified.Sub(created).Minutes()); rev > span+2 {
+			ev["saveCount"], ev["spanMinutes"] = rev, span
+			add(report.Low, report.Msg("office-metadata-anomalies.saves-exceed-span", "saves", rev, "spanMinutes", span))
+		}
+	}
 	if a.kind != "" {
 		if edited, walked := a.editedImages(); len(edited) > 0 {
 			ev["imagesWalked"] = walked

@@ -10,11 +10,16 @@ import (
 type xlScan struct {
 	hiddenSheets, veryHiddenSheets int
 	hiddenRowCells, hiddenColCells int
-	recovered                      []string
-	sharedRefs                     []int // shared-string indexes of hidden cells, resolved afterwards
-	ddeLinks, externalBooks        int
-	autoOpenNames                  int // _xlnm.Auto_Open style defined names (XLM auto-run)
-	revisionMarks                      // the shared-workbook revision log
+	// hiddenTableRows counts hidden rows holding figures that sit between
+	// visible rows holding figures in the same sheet: a line taken out of
+	// a list such as a statement's transactions. Rows of a collapsed
+	// outline group (outlineLevel) are Excel's grouping, not counted.
+	hiddenTableRows         int
+	recovered               []string
+	sharedRefs              []int // shared-string indexes of hidden cells, resolved afterwards
+	ddeLinks, externalBooks int
+	autoOpenNames           int // _xlnm.Auto_Open style defined names (XLM auto-run)
+	revisionMarks               // the shared-workbook revision log
 }
 
 func (a *analysis) scanExcel() {
@@ -90,6 +95,11 @@ func scanSheet(ctx context.Context, data []byte, s *xlScan) bool {
 	var hiddenCols []colRange
 	var rowHidden, inCell, inValue, cellShared bool
 	var cellCol int
+	// Table tracking: rowNumeric is a number seen in the current row,
+	// rowOutlined its outline level, seenVisible a visible row of figures
+	// already met, pending hidden rows of figures since the last one.
+	var rowNumeric, rowOutlined, seenVisible, cellNumeric bool
+	pending := 0
 	var val strings.Builder
 	for k := w.next(); k != tokNone; k = w.next() {
 		switch k {
@@ -106,12 +116,16 @@ func scanSheet(ctx context.Context, data []byte, s *xlScan) bool {
 			case "row":
 				h, _ := w.attr("hidden")
 				rowHidden = truthy(h)
+				ol, _ := w.attr("outlineLevel")
+				rowOutlined = ol != "" && ol != "0"
+				rowNumeric = false
 			case "c":
 				inCell = true
 				ref, _ := w.attr("r")
 				cellCol = colIndex(ref)
 				typ, _ := w.attr("t")
 				cellShared = typ == "s"
+				cellNumeric = typ == "" || typ == "n"
 				val.Reset()
 			case "v", "t":
 				inValue = inCell
@@ -129,6 +143,11 @@ func scanSheet(ctx context.Context, data []byte, s *xlScan) bool {
 				v := strings.TrimSpace(val.String())
 				if v == "" {
 					continue
+				}
+				if cellNumeric {
+					if _, err := strconv.ParseFloat(v, 64); err == nil {
+						rowNumeric = true
+					}
 				}
 				hidden := false
 				if rowHidden {
@@ -149,6 +168,14 @@ func scanSheet(ctx context.Context, data []byte, s *xlScan) bool {
 					s.recovered = append(s.recovered, v)
 				}
 			case "row":
+				switch {
+				case rowNumeric && !rowHidden:
+					s.hiddenTableRows += pending
+					pending = 0
+					seenVisible = true
+				case rowNumeric && rowHidden && !rowOutlined && seenVisible:
+					pending++
+				}
 				rowHidden = false
 			}
 		}

@@ -178,6 +178,7 @@ var catalogue = []entry{
 	{"office-hidden-content.very-hidden-sheets", "Very hidden sheets", "{count} sheet(s) are very hidden: they cannot be unhidden from the spreadsheet's interface."},
 	{"office-hidden-content.hidden-sheets", "Hidden sheets", "{count} sheet(s) are hidden."},
 	{"office-hidden-content.hidden-cells", "Values in hidden rows or columns", "{count} cell(s) hold values in hidden rows ({rowCells}) or hidden columns ({columnCells})."},
+	{"office-hidden-content.hidden-rows-in-table", "Rows of figures hidden inside a table", "{rows} hidden row(s) holding figures sit between visible rows of figures, as when lines are taken out of a statement or list."},
 	{"office-hidden-content.hidden-slides", "Hidden slides", "{count} slide(s) are hidden from the slide show."},
 
 	{"office-tracked-changes.deletions", "Tracked deletions recorded", "The document records {deletions} deletion(s), {insertions} insertion(s), {moves} move mark(s) and {formatting} formatting change(s) by {authors} author(s); the deleted text is still in the file."},
@@ -192,6 +193,11 @@ var catalogue = []entry{
 	{"office-metadata-anomalies.application-mismatch", "Application claim contradicts the package", "The properties name a {claimed} application but the package is a {package} document."},
 	{"office-metadata-anomalies.template-elsewhere", "Template from elsewhere", "The properties name a template by a path or address outside the usual local templates."},
 	{"office-metadata-anomalies.image-edited", "Embedded image edited", "{images} embedded image(s) carry metadata naming an image editor."},
+	{"office-metadata-anomalies.library-resave", "Saved again by a library", "The application claim names {tool}, which writes its name on every save, over properties that record an earlier author and history: the document was opened and saved again by that library."},
+	{"office-metadata-anomalies.other-application-resave", "Saved again by another application", "{application} saved this document last, but its properties keep the traces of another application that made it (its template, or a history {application} did not count)."},
+	{"office-metadata-anomalies.lxml-rewrite", "Document body rewritten by a library", "The main part was written back by an XML library (as python-docx and python-pptx do) after the application named in the properties saved the package."},
+	{"office-metadata-anomalies.tool-last-modified", "Last saved by a program", "The last editor recorded is {tool}, a program, while the author is someone else: the document was changed by software after it was written."},
+	{"office-metadata-anomalies.saves-exceed-span", "More saves than elapsed minutes", "The document records {saves} saves in the {spanMinutes} minutes between creation and last save."},
 
 	{"office-structure-anomalies.package-walked", "Office package walked", "The {format} package's {parts} parts were walked; no structural anomaly was found."},
 	{"office-structure-anomalies.package-unreadable", "Package not readable as a ZIP", "The package's ZIP structure could not be read (or declares more than {maxEntries} entries); its parts were not analysed."},
