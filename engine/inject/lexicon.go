@@ -154,6 +154,9 @@ var rawMarkers = []marker{
 	{Exfiltration, "<function_calls>"}, {Exfiltration, "<invoke name="}, {Exfiltration, "\"tool_calls\""},
 	{Exfiltration, "\"function_call\""}, {Exfiltration, "<|tool_call|>"}, {Exfiltration, "<|python_tag|>"},
 	{Exfiltration, "```tool_code"},
+	// Injection-kit and chat-template markers seen in public collections.
+	{Role, "[inject:"}, {Role, "[injection:"}, {Role, "[/system]"}, {Role, "<|im_sep|>"},
+	{Role, "<|start|>system"}, {Role, "<|message|>"}, {Role, "<|developer|>"},
 }
 
 // fillers are common words a spaced-out instruction is made of besides the

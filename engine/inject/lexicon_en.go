@@ -7,7 +7,8 @@ package inject
 // quiet.
 
 const (
-	enOverrideVerbs = "ignore|disregard|forget|override|overrule|bypass|skip|discard|abandon|drop|dismiss|neglect|nullify"
+	enOverrideVerbs = "ignore|disregard|forget|override|overrule|bypass|skip|discard|abandon|drop|dismiss|neglect|nullify|overlook|omit|" +
+		"pay_no_attention_to|set_aside|throw_out"
 	enPrior         = "previous|prior|above|earlier|preceding|former|original|initial|old|all|your|system|every"
 	enPriorStrong   = "previous|prior|above|earlier|preceding|original|initial|your|system"
 	enInstr         = "instructions|instruction|prompt|prompts|directives|directive|commands|guardrails|system_prompt|programming|training"
@@ -90,7 +91,16 @@ var english = []def{
 	{Override, weak, "your_new|your_real|your_actual|your_true|your_only|your_primary ~1 task|goal|objective|mission|purpose|job|role ~1 is|now"},
 	{Override, frame, "^new|secret|hidden|real|actual|true ~0 instructions|instruction|directive|directives|task $:"},
 	{Override, weak, "^from_now_on|henceforth|going_forward|starting_now ~2 you ~3 will|must|are|shall|should|only|always|never|re ~3 respond|answer|reply|act|ignore|obey|follow|comply|output|say|pretend|behave|rate|classify|approve"},
-	{Override, strong, "^ignore|disregard|bypass|override ~1 safety|ethical|content|your_safety ~1 guidelines|policies|filters|restrictions|guardrails"},
+	{Override, strong, "^ignore|disregard|bypass|override|circumvent|skip ~1 safety|ethical|content|your_safety|your_content|moderation ~1 guidelines|policies|policy|filters|filter|restrictions|guardrails|rules|safeguards"},
+
+	// Goal hijacking: the model's task redefined (public collections call
+	// it goal redirection or objective reframing).
+	{Override, strong, "^redefine|reprogram|rewrite|reset|overwrite|replace ~1 your ~1 goals|goal|objective|objectives|mission|purpose|priorities|directives|instructions|programming|system_prompt|task|rules"},
+	{Override, weak, "^change|update|modify|alter|switch ~1 your ~1 goals|goal|objective|objectives|mission|purpose|priorities|directives|instructions|programming|task"},
+	{Override, strong, "your ~0 instructions|directives|programming|system_prompt|goals|objectives|guidelines ~1 have_changed|has_changed|have_been_changed|have_been_updated|have_been_replaced|were_updated|were_changed|are_now_different|no_longer_apply|are_void|are_cancelled|are_canceled"},
+	{Override, weak, "^your ~0 goal|objective|mission|task|purpose|job|role ~0 is_now|has_changed|has_been_changed|has_been_updated|from_now_on_is"},
+	{Override, weak, "you ~0 have_a_new|now_have_a_new|have_new ~0 task|goal|objective|mission|assignment|instructions|instruction|directive"},
+	{Override, strong, "^this|the_following|these_instructions|this_instruction|this_message|this_text ~2 overrides|override|takes_precedence_over ~2 all|any|every|your|the ~2 previous|prior|earlier|preceding|above|original|system ~1 instructions|instruction|prompts|prompt|directives|system_prompt " + enVeto},
 
 	// role or system-prompt impersonation
 	{Role, strong, "you are|re now|henceforth|hereby|officially ~3 " + enRoleStrong + "|ai|chatgpt|gpt|llm|chatbot|language_model|ai_model|ai_assistant|evil|amoral"},
@@ -102,6 +112,11 @@ var english = []def{
 	{Role, strong, "^pretend|imagine ~1 you|that_you ~1 are|re|were ~2 a|an ~1 ai|llm|language_model|chatbot|different_ai|human_being " + enNotAModel},
 	{Role, strong, "^enter|enable|activate|switch_to|turn_on|engage|unlock|initiate|begin ~2 dan|jailbreak|jailbroken|unrestricted|unfiltered|uncensored|evil|god ~1 mode"},
 	{Role, strong, "^system|developer|admin|administrator ~0 prompt|override|directive $"},
+	// Bare turn markers ("SYSTEM:", "Assistant:", "User:") open a fake
+	// conversation turn; on their own they are also ordinary labels
+	// ("System: SAP R/3"), so they count only beside another cue.
+	{Role, weak, "^system|assistant|user|human|ai|bot|model $:"},
+	{Role, strong, "do_anything_now|dan_mode_enabled|developer_mode_enabled|jailbreak_enabled"},
 	{Role, weak, "^system|developer|admin|administrator|operator ~0 instruction|instructions|message|note|command|notice|update $:"},
 	{Role, strong, "^new|updated ~0 system_prompt|system_instructions|system_message $"},
 	{Role, strong, "begin|start|end ~0 system_prompt|system_message|system_instructions|hidden_instructions|secret_instructions|ai_instructions|llm_instructions|injected_instructions"},
@@ -118,6 +133,13 @@ var english = []def{
 		"point_out|pointing_out|penalize|penalise|penalizing|deduct|criticize|criticise|question|questioning|escalate|escalating|reject|rejecting|decline|detect|identify|" +
 		"list|listing|discuss|discussing|comment_on|call_out|surface|disclose ~4 " + enNegatives},
 	{Approval, weak, "^approve|accept|authorize|authorise|validate|pass|clear|greenlight|pay|release|process|expedite|fast_track|prioritize|prioritise ~3 " + enWorkItems},
+	// An answer fixed in advance whatever the document holds: the shape of
+	// "respond with approval regardless of the content".
+	{Approval, strong, "^respond|reply|answer|output|say|return|conclude|report|print|write ~3 approval|approved|approve|verified|valid|authentic|genuine|legitimate|passed|pass|accepted|yes|low_risk|no_issues|no_fraud ~4 regardless|irrespective|no_matter|whatever_the|whatever_it|in_all_cases|every_time|unconditionally"},
+	{Approval, strong, "^approve|accept|validate|verify|pass|clear|authorize|authorise|certify|classify|mark|rate ~4 regardless_of_the_content|regardless_of_its_content|regardless_of_the_contents|regardless_of_its_contents|regardless_of_what|irrespective_of_the_content|irrespective_of_what|no_matter_what|whatever_it_says|whatever_the_document_says|unconditionally"},
+	{Approval, strong, "^whatever|regardless_of|no_matter|irrespective_of ~6 output|respond|reply|answer|say|approve|classify|mark|rate|return|conclude ~3 approved|approve|approval|verified|authentic|genuine|valid|legitimate|low_risk|not_fraudulent|no_fraud|pass|passed"},
+	{Approval, strong, "^say|answer|respond|reply|conclude|output|write ~3 " + enObject + " ~2 is|are|was|has_been ~2 " + enOutcome + "|verified|valid|approved"},
+	{Approval, weak, "^instead_of|rather_than ~2 verifying|checking|reviewing|analyzing|analysing|evaluating|validating|auditing|summarizing|summarising|scrutinizing|flagging ~4 approve|mark|classify|say|output|respond|rate|return|accept|pass"},
 	{Approval, weak, "^recommend|hire|select|shortlist|advance|rank|prioritize|prioritise|interview|invite|accept ~3 this|the|him|her|them|candidate|applicant|paper|submission|proposal|manuscript ~3 for|as|first|highly|top|immediately|hiring|acceptance|publication|approval|the_interview|an_interview|the_next_round"},
 	{Approval, weak, "^recommend|suggest|advise|urge ~2 accepting|acceptance|approval|approving|hiring|publication|funding|admission|accept|approve|hire"},
 	{Approval, weak, "^give|write|provide|produce|generate|leave|post ~3 positive|favorable|favourable|glowing|good|excellent|strong|high|great|perfect|5_star|five_star ~2 review|reviews|assessment|evaluation|feedback|rating|score|recommendation|summary|report|reference|verdict"},
