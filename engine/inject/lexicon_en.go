@@ -9,10 +9,10 @@ package inject
 const (
 	enOverrideVerbs = "ignore|disregard|forget|override|overrule|bypass|skip|discard|abandon|drop|dismiss|neglect|nullify|overlook|omit|" +
 		"pay_no_attention_to|set_aside|throw_out"
-	enPrior         = "previous|prior|above|earlier|preceding|former|original|initial|old|all|your|system|every"
-	enPriorStrong   = "previous|prior|above|earlier|preceding|original|initial|your|system"
-	enInstr         = "instructions|instruction|prompt|prompts|directives|directive|commands|guardrails|system_prompt|programming|training"
-	enRules         = "rules|guidelines|guidance|directions|context|constraints|restrictions|policies"
+	enPrior       = "previous|prior|above|earlier|preceding|former|original|initial|old|all|your|system|every"
+	enPriorStrong = "previous|prior|above|earlier|preceding|original|initial|your|system"
+	enInstr       = "instructions|instruction|prompt|prompts|directives|directive|commands|guardrails|system_prompt|programming|training"
+	enRules       = "rules|guidelines|guidance|directions|context|constraints|restrictions|policies"
 	// enVeto: what makes an override a person's errata ("ignore my previous
 	// payment instructions"), not an attack.
 	enVeto = "!payment|payments|bank|banking|wire|delivery|shipping|remittance|washing|care|installation|assembly|safety|operating|dosage|my|our|his|her|their|version|versions|email|emails|letter|mail|invoice|invoices"
