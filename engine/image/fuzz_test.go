@@ -53,6 +53,14 @@ func FuzzJPEG(f *testing.F) {
 	f.Add(cameraJPEG(jpegOpts{}))
 	f.Add(cameraJPEG(jpegOpts{exif: tiffEXIF([]ent{ascii(0x010F, "Canon")}, nil, nil, buildJPEG(jpegOpts{w: 160, h: 120}))}))
 	f.Add(buildJPEG(jpegOpts{xmp: "<x xmp:CreatorTool=\"GIMP\"/>", trailing: []byte("PK\x03\x04")}))
+	f.Add(cameraJPEG(jpegOpts{xmp: `<rdf:Description dcterms:provenance="self#jumbf=/c2pa/urn:uuid:1/c2pa.claim"/>`}))
+	// The edit fixtures: camera tables under a library re-encode, a
+	// thumbnail of another shape, a thumbnail larger than the image.
+	for _, name := range []string{"camera-original.jpg", "camera-pillow-edit.jpg", "camera-exiftool-thumbnail.jpg", "camera-imagemagick-crop.jpg"} {
+		if b, err := os.ReadFile(filepath.Join("../testdata/detection/media", name)); err == nil {
+			f.Add(b)
+		}
+	}
 	seedCorpus(f, ".jpg")
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzAnalyze(t, data, sniff.JPEG) })
 }

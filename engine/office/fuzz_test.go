@@ -3,6 +3,8 @@ package office
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 	"unicode/utf8"
 
@@ -16,6 +18,12 @@ func FuzzPackage(f *testing.F) {
 	f.Add(docx(f, ctDocm, para, entry{"word/vbaProject.bin", string(cfbFixture(f, "Module1"))}))
 	f.Add(xlsx(f, `<sheet name="S" sheetId="1" r:id="rId1" state="hidden"/>`, `<sheetData><row hidden="1"><c r="A1"><v>1</v></c></row></sheetData>`))
 	f.Add(pptx(f, `<p:sld show="0"><a:t>x</a:t></p:sld>`))
+	// Re-saves by openpyxl, python-docx and LibreOffice (scripts/fixtures/media).
+	for _, name := range []string{"lo-statement-openpyxl-hidden.xlsx", "lo-payslip-pydocx-edit.docx", "pydocx-letter-lo-resave.docx", "openpyxl-statement-lo-resave.xlsx"} {
+		if b, err := os.ReadFile(filepath.Join("../testdata/detection/media", name)); err == nil {
+			f.Add(b)
+		}
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := Analyze(context.Background(), data, sniff.DOCX, Options{Budget: 1 << 22})
 		if err != nil {
@@ -80,11 +88,16 @@ func FuzzWordStory(f *testing.F) {
 
 func FuzzSheet(f *testing.F) {
 	f.Add([]byte(`<worksheet><cols><col min="2" max="2" hidden="1"/></cols><sheetData><row r="1" hidden="1"><c r="A1"><v>1</v></c></row></sheetData></worksheet>`))
+	f.Add([]byte(`<worksheet><sheetData><row r="1"><c r="B1"><v>1.5</v></c></row><row r="2" hidden="1" outlineLevel="1"><c r="B2" t="n"><v>2</v></c></row>` +
+		`<row r="3" hidden="1"><c r="B3"><v>-3</v></c></row><row r="4"><c r="B4"><v>4</v></c></row></sheetData></worksheet>`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var s xlScan
 		scanSheet(context.Background(), data, &s)
 		if len(s.recovered) > maxSnippets || len(s.sharedRefs) > maxSnippets {
 			t.Fatal("snippet cap exceeded")
+		}
+		if s.hiddenTableRows > s.hiddenRowCells {
+			t.Fatalf("%d hidden table rows from %d hidden row cells", s.hiddenTableRows, s.hiddenRowCells)
 		}
 	})
 }
