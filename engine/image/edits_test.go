@@ -2,12 +2,14 @@ package image
 
 import (
 	"bytes"
+	"context"
 	"image/jpeg"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/doctrust/doctrust/engine/report"
+	"github.com/doctrust/doctrust/engine/sniff"
 )
 
 // Edits after capture: the committed fixtures of scripts/fixtures/media
@@ -194,4 +196,37 @@ func TestCorpusCaptureReencoded(t *testing.T) {
 	}
 	r := analyze(t, goReencode(t, orig))
 	wantSignal(t, r, "image-compression-history", "image-compression-history.recompressed-after-capture", report.Medium)
+}
+
+// TestCorpusEditVariants pins the new variants on the corpus files that
+// carry them (docs/families.md lists them): exports of captures stay low,
+// exiftool's tiny test frames keep their camera's larger thumbnail, files
+// stripped of metadata keep their tables.
+func TestCorpusEditVariants(t *testing.T) {
+	root, _ := filepath.Abs("../../../shared/corpus/image")
+	if _, err := os.Stat(root); err != nil {
+		t.Skip("shared corpus not present")
+	}
+	cases := []struct {
+		file, family, code string
+		sev                report.Severity
+	}{
+		{"libavif/seine_sdr_gainmap_srgb.avif", "image-editing-software", "image-editing-software.exported-capture", report.Low},
+		{"c2pa-rs/sample1.png", "image-editing-software", "image-editing-software.exported-capture", report.Low},
+		{"libavif/paris_exif_xmp_icc.jpg", "image-editing-software", "image-editing-software.edited-capture", report.Medium},
+		{"exiftool/FLIR.jpg", "image-thumbnail-mismatch", "image-thumbnail-mismatch.larger-than-image", report.Low},
+		{"exiftool/CasioQVCI.jpg", "image-metadata-stripped", "image-metadata-stripped.device-structure-kept", report.Low},
+	}
+	for _, c := range cases {
+		data, err := os.ReadFile(filepath.Join(root, c.file))
+		if err != nil {
+			t.Errorf("%s: %v", c.file, err)
+			continue
+		}
+		r, err := Analyze(context.Background(), data, sniff.Sniff(data).Format)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantSignal(t, r, c.family, c.code, c.sev)
+	}
 }
