@@ -110,10 +110,10 @@ type File struct {
 	// whether the empty user password opened it; nil when not encrypted.
 	Security *Security
 	Warn     Warnings
-	Budget     *filters.Budget
+	Budget   *filters.Budget
 
 	ctx       context.Context
-	crypt     *decrypter // set when an encrypted file was opened
+	crypt     *decrypter  // set when an encrypted file was opened
 	scratch   cos.Scratch // shared by the file's parsers (parser)
 	loads     int
 	final     []Entry
