@@ -139,7 +139,9 @@ func securityEvidence(s *file.Security) map[string]any {
 		ev["streamFilter"] = report.Untrusted(s.StmF)
 		ev["stringFilter"] = report.Untrusted(s.StrF)
 	}
-	if !s.Opened {
+	if s.Opened {
+		ev["openedAs"] = s.OpenedAs
+	} else {
 		ev["notOpenedReason"] = s.Reason
 	}
 	return ev
@@ -148,6 +150,8 @@ func securityEvidence(s *file.Security) map[string]any {
 // securityNote says in English whether the file was opened, and if not why.
 func securityNote(s *file.Security) report.Message {
 	switch {
+	case s.Opened && s.OpenedAs == "owner":
+		return report.Msg("structure-warnings.encrypted-opened-owner", "keyBits", s.KeyBits)
 	case s.Opened:
 		return report.Msg("structure-warnings.encrypted-opened", "keyBits", s.KeyBits)
 	case s.Reason == file.ReasonPassword:

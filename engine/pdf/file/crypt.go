@@ -33,9 +33,12 @@ type Security struct {
 	// StmF and StrF name the default crypt filters of a V4/V5 handler.
 	StmF, StrF      string
 	EncryptMetadata bool
-	// Opened is true when the empty user password opened the file: its
-	// strings and streams are then read in clear.
-	Opened bool
+	// Opened is true when the empty password opened the file: its strings
+	// and streams are then read in clear. OpenedAs says whether it was the
+	// user password ("user") or, as qpdf and pdf.js also try, the owner
+	// password ("owner") that is empty.
+	Opened   bool
+	OpenedAs string
 	// Reason says why a file was not opened: "password-required",
 	// "public-key-handler", "unsupported-handler" or "malformed".
 	Reason string
@@ -126,13 +129,13 @@ func (f *File) openSecurity() {
 		s.Reason = ReasonUnsupported
 		return
 	}
-	key, reason := f.standardKey(enc, s, keyLen)
+	key, as, reason := f.standardKey(enc, s, keyLen)
 	if key == nil {
 		s.Reason = reason
 		return
 	}
 	d.key = key
-	s.Opened = true
+	s.Opened, s.OpenedAs = true, as
 	f.crypt = d
 	f.objects = map[int]cos.Object{}
 	f.objstms = map[int64]*objStm{}
@@ -214,56 +217,98 @@ func (f *File) cryptFilters(enc *cos.Dict, s *Security, d *decrypter) (keyLen in
 	return keyLen, true
 }
 
-// standardKey derives the file key for the empty user password, or returns
-// why it cannot.
-func (f *File) standardKey(enc *cos.Dict, s *Security, keyLen int) ([]byte, string) {
+// standardKey derives the file key with the empty password, tried as the
+// user password and then as the owner password, or returns why it cannot.
+func (f *File) standardKey(enc *cos.Dict, s *Security, keyLen int) (key []byte, as, reason string) {
 	o := f.stringOf(enc.Get("O"))
 	u := f.stringOf(enc.Get("U"))
 	switch {
 	case s.R >= 2 && s.R <= 4:
 		if len(o) < 32 || len(u) < 32 {
-			return nil, ReasonMalformed
+			return nil, "", ReasonMalformed
 		}
 		p, ok := cos.AsInt(f.Resolve(enc.Get("P")))
 		if !ok {
-			return nil, ReasonMalformed
+			return nil, "", ReasonMalformed
 		}
 		var id0 []byte
 		if id, ok := f.Resolve(f.Trailer().Get("ID")).(cos.Array); ok && len(id) > 0 {
 			id0 = f.stringOf(id[0])
 		}
-		key := legacyKey(o[:32], uint32(p), id0, s.R, keyLen, s.EncryptMetadata)
-		if !legacyUserOK(key, u[:32], id0, s.R) {
-			return nil, ReasonPassword
+		key := legacyKey(padding, o[:32], uint32(p), id0, s.R, keyLen, s.EncryptMetadata)
+		if legacyUserOK(key, u[:32], id0, s.R) {
+			return key, "user", ""
 		}
-		return key, ""
+		// Algorithm 7: the empty owner password deciphers /O into the
+		// padded user password.
+		key = legacyKey(legacyOwnerUser(o[:32], s.R, keyLen), o[:32], uint32(p), id0, s.R, keyLen, s.EncryptMetadata)
+		if legacyUserOK(key, u[:32], id0, s.R) {
+			return key, "owner", ""
+		}
+		return nil, "", ReasonPassword
 	case s.R == 5 || s.R == 6:
 		ue := f.stringOf(enc.Get("UE"))
+		oe := f.stringOf(enc.Get("OE"))
 		if len(u) < 48 || len(ue) < 32 {
-			return nil, ReasonMalformed
+			return nil, "", ReasonMalformed
 		}
 		hashFn := hashR6
 		if s.R == 5 {
 			hashFn = hashR5
 		}
-		if !bytes.Equal(hashFn(u[32:40]), u[:32]) {
-			return nil, ReasonPassword
+		switch {
+		case bytes.Equal(hashFn(u[32:40], nil), u[:32]):
+			return aesKey(hashFn(u[40:48], nil), ue[:32]), "user", ""
+		case len(o) >= 48 && len(oe) >= 32 && bytes.Equal(hashFn(o[32:40], u[:48]), o[:32]):
+			return aesKey(hashFn(o[40:48], u[:48]), oe[:32]), "owner", ""
 		}
-		block, err := aes.NewCipher(hashFn(u[40:48]))
-		if err != nil {
-			return nil, ReasonMalformed
-		}
-		key := make([]byte, 32)
-		cipher.NewCBCDecrypter(block, make([]byte, 16)).CryptBlocks(key, ue[:32])
-		return key, ""
+		return nil, "", ReasonPassword
 	}
-	return nil, ReasonUnsupported
+	return nil, "", ReasonUnsupported
 }
 
-// legacyKey is Algorithm 2 for the empty password.
-func legacyKey(o []byte, p uint32, id0 []byte, r, keyLen int, encryptMetadata bool) []byte {
+// aesKey deciphers /UE or /OE (AES-256, zero IV, no padding) into the
+// file key.
+func aesKey(intermediate, wrapped []byte) []byte {
+	block, _ := aes.NewCipher(intermediate) // 32 bytes: never fails
+	key := make([]byte, 32)
+	cipher.NewCBCDecrypter(block, make([]byte, 16)).CryptBlocks(key, wrapped)
+	return key
+}
+
+// legacyOwnerUser is Algorithm 7 for the empty owner password: the padded
+// user password that /O holds.
+func legacyOwnerUser(o []byte, r, keyLen int) []byte {
+	sum := md5.Sum(padding)
+	k := sum[:]
+	if r >= 3 {
+		for range 50 {
+			s := md5.Sum(k)
+			k = s[:]
+		}
+	}
+	k = k[:keyLen]
+	out := bytes.Clone(o)
+	if r == 2 {
+		c, _ := rc4.NewCipher(k)
+		c.XORKeyStream(out, out)
+		return out
+	}
+	x := make([]byte, len(k))
+	for i := 19; i >= 0; i-- {
+		for j := range k {
+			x[j] = k[j] ^ byte(i)
+		}
+		c, _ := rc4.NewCipher(x)
+		c.XORKeyStream(out, out)
+	}
+	return out
+}
+
+// legacyKey is Algorithm 2 for a padded password.
+func legacyKey(padded, o []byte, p uint32, id0 []byte, r, keyLen int, encryptMetadata bool) []byte {
 	h := md5.New()
-	h.Write(padding)
+	h.Write(padded)
 	h.Write(o)
 	var pb [4]byte
 	binary.LittleEndian.PutUint32(pb[:], p)
@@ -306,22 +351,22 @@ func legacyUserOK(key, u, id0 []byte, r int) bool {
 }
 
 // hashR5 is the revision 5 (Adobe extension level 3) hash of the empty
-// password with a salt.
-func hashR5(salt []byte) []byte {
-	s := sha256.Sum256(salt)
+// password with a salt and, for the owner password, /U.
+func hashR5(salt, udata []byte) []byte {
+	s := sha256.Sum256(append(bytes.Clone(salt), udata...))
 	return s[:]
 }
 
-// hashR6 is Algorithm 2.B for the empty password and no /U data (the user
-// password's hash).
-func hashR6(salt []byte) []byte {
-	k0 := sha256.Sum256(salt)
+// hashR6 is Algorithm 2.B for the empty password, with a salt and, for the
+// owner password, /U.
+func hashR6(salt, udata []byte) []byte {
+	k0 := sha256.Sum256(append(bytes.Clone(salt), udata...))
 	k := k0[:]
-	e := make([]byte, 0, 64*64)
+	e := make([]byte, 0, 64*(64+48))
 	for round := 0; ; round++ {
-		// K1 is the password, K and the user data repeated 64 times; with
-		// an empty password and no user data that is K 64 times.
-		k1 := bytes.Repeat(k, 64)
+		// K1 is the password, K and the user data repeated 64 times; the
+		// password is empty.
+		k1 := bytes.Repeat(append(bytes.Clone(k), udata...), 64)
 		block, _ := aes.NewCipher(k[:16])
 		e = e[:len(k1)]
 		cipher.NewCBCEncrypter(block, k[16:32]).CryptBlocks(e, k1)

@@ -84,7 +84,7 @@ func TestOpenEmptyUserPassword(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := openFixture(t, tc.name)
 			s := f.Security
-			if !f.Encrypted || s == nil || !s.Opened || !f.Opened() {
+			if !f.Encrypted || s == nil || !s.Opened || !f.Opened() || s.OpenedAs != "user" {
 				t.Fatalf("not opened: %+v", s)
 			}
 			if s.Filter != "Standard" || s.V != tc.v || s.R != tc.r || s.StreamMethod != tc.method || s.StringMethod != tc.method || s.KeyBits != tc.bits {
@@ -149,6 +149,24 @@ func TestSignatureContentsInClear(t *testing.T) {
 	}
 }
 
+// TestEmptyOwnerPassword: an AES-256 file with a user password but an
+// empty owner password opens as its owner (qpdf calls it insecure and opens
+// it); RC4 has no empty owner password (an empty one means the user's, per
+// Algorithm 3), so that file stays closed, as in qpdf and pdfinfo.
+func TestEmptyOwnerPassword(t *testing.T) {
+	f := openFixture(t, "owner-empty-aes-256.pdf")
+	if s := f.Security; s == nil || !s.Opened || s.OpenedAs != "owner" || s.R != 6 {
+		t.Fatalf("security %+v", s)
+	}
+	if got := infoText(f, "Producer"); got != wantProducer {
+		t.Errorf("Producer %q", got)
+	}
+	f = openFixture(t, "owner-empty-rc4-128.pdf")
+	if s := f.Security; s == nil || s.Opened || s.Reason != file.ReasonPassword {
+		t.Fatalf("security %+v", s)
+	}
+}
+
 // TestRealPasswordStaysClosed: a file whose user password is not empty is
 // read as before: structure only, strings left as stored.
 func TestRealPasswordStaysClosed(t *testing.T) {
@@ -209,6 +227,11 @@ func TestCorpusEncrypted(t *testing.T) {
 		"pdf-general/qpdf/enc-R2_V1_O_master.pdf":                                       "",
 		"pdf-general/qpdf/enc-R3_V2.pdf":                                                "",
 		"pdf-general/qpdf/enc-XI-R6_V5_O_master.pdf":                                    "",
+		"pdf-general/pdfjs/pr6531_2.pdf":                                                "",
+		"pdf-hostile/pdfjs/bug1815476.pdf":                                              "",
+		"pdf-hostile/pdfjs/empty_protected.pdf":                                         "",
+		"pdf-signed/qpdf/minimal-signed-restricted.pdf":                                 "",
+		"pdf-general/qpdf/20-pages.pdf":                                                 file.ReasonPassword,
 		"pdf-general/qpdf/enc-R3_V2_U_view_O_master.pdf":                                file.ReasonPassword,
 		"pdf-general/qpdf/enc-XI-R6_V5_U_view_O_master.pdf":                             file.ReasonPassword,
 		"pdf-general/qpdf/enc-long-password.pdf":                                        file.ReasonPassword,
