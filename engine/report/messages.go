@@ -28,7 +28,7 @@ type entry struct {
 // the compiler's check of duplicate map keys.
 var catalogue = []entry{
 	// structure-warnings
-	{"structure-warnings.encrypted-content-not-analysed", "Encrypted content not analysed", "The document is encrypted, so {skipped} content-dependent families were not run."},
+	{"structure-warnings.encrypted-content-not-analysed", "Encrypted content not analysed", "The document is encrypted, so {skipped} content-dependent families were not run; structure and unencrypted metadata were still analysed."},
 	{"structure-warnings.encrypted-opened", "Opened with the empty password", "The empty user password opened the standard security handler ({keyBits}-bit key): metadata, object streams, signatures and annotations were decrypted and analysed."},
 	{"structure-warnings.encrypted-opened-owner", "Opened with the empty owner password", "The owner password of the standard security handler is empty, so the document opened without a password ({keyBits}-bit key): metadata, object streams, signatures and annotations were decrypted and analysed."},
 	{"structure-warnings.encrypted-password-required", "Password required", "The standard security handler needs a password that was not supplied: strings, XMP and object streams stay encrypted and were not read; structure, revisions and /ID were analysed."},
