@@ -264,28 +264,38 @@ func pdfTail(b []byte) bool {
 	}
 }
 
+// maxLateHeaders caps the "%PDF-" candidates past the window that are
+// examined, so a file made of them costs linear time: a wrapper holds one.
+const maxLateHeaders = 16
+
 // lateHeader returns the offset of a "%PDF-<digit>" header past the window
 // that opens a PDF body (rule 6), or -1.
 func lateHeader(b []byte) int {
 	if len(b) <= pdfHeaderWindow {
 		return -1
 	}
+	last := max(bytes.LastIndex(b, []byte("startxref")), bytes.LastIndex(b, []byte("trailer")),
+		bytes.LastIndex(b, []byte("%%EOF")))
 	from := pdfHeaderWindow
-	for {
+	for range maxLateHeaders {
 		i := bytes.Index(b[from:], []byte("%PDF-"))
 		if i < 0 {
 			return -1
 		}
 		at := from + i
+		if at >= last {
+			return -1 // a trailer keyword must follow the header
+		}
 		from = at + 5
 		if from >= len(b) || !isDigit(b[from]) {
 			continue
 		}
 		body := b[at:]
-		if objectHeaderAtLineStart(body[:min(len(body), pdfHeaderWindow)]) && hasTrailerKeyword(body) {
+		if objectHeaderAtLineStart(body[:min(len(body), pdfHeaderWindow)]) {
 			return at
 		}
 	}
+	return -1
 }
 
 // junkThenObjects reports a header-less PDF body behind junk lines (rule 7).
