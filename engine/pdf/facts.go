@@ -93,7 +93,7 @@ func (a *analysis) readFacts(fx *Facts) {
 	if enc := a.dict(a.f.Trailer().Get("Encrypt")); enc != nil {
 		fx.Encryption = encryption(enc, a.resolve)
 		if s := a.f.Security; s != nil && s.Opened {
-			fx.Encryption += ", opened with the empty user password"
+			fx.Encryption += ", opened with the empty " + s.OpenedAs + " password"
 		} else if s != nil {
 			fx.Encryption += ", not opened (" + s.Reason + ")"
 		}
