@@ -41,7 +41,7 @@ func (a *analysis) readDocument() {
 	doc.ModDate = a.isoDate("ModDate", "ModifyDate")
 }
 
-// sealed reports an encrypted file the empty user password did not open:
+// sealed reports an encrypted file the empty password did not open:
 // its strings and streams are ciphertext.
 func (a *analysis) sealed() bool { return a.f.Encrypted && !a.f.Opened() }
 

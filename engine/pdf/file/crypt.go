@@ -15,7 +15,7 @@ import (
 )
 
 // The standard security handler (ISO 32000-2, 7.6.4) opened with the empty
-// user password. pdfcpu implements the same algorithms, but only behind
+// password, as user password or, failing that, as owner password. pdfcpu implements the same algorithms, but only behind
 // its whole-file reader (api.Decrypt rewrites the document, losing the
 // revisions and offsets this package exists to keep); its key derivation
 // and ciphers are unexported, so they are written here on the standard
@@ -90,7 +90,7 @@ var padding = []byte{
 	0x2E, 0x2E, 0x00, 0xB6, 0xD0, 0x68, 0x3E, 0x80, 0x2F, 0x0C, 0xA9, 0xFE, 0x64, 0x53, 0x69, 0x7A,
 }
 
-// openSecurity reads the newest trailer's /Encrypt and, when the empty user
+// openSecurity reads the newest trailer's /Encrypt and, when the empty
 // password opens it, installs the decrypter. Objects read before are
 // dropped from the caches so every later read is deciphered.
 func (f *File) openSecurity() {

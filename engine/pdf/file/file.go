@@ -107,7 +107,7 @@ type File struct {
 	Linearized bool
 	Encrypted  bool
 	// Security describes the /Encrypt dictionary of an encrypted file and
-	// whether the empty user password opened it; nil when not encrypted.
+	// whether the empty password opened it; nil when not encrypted.
 	Security *Security
 	Warn     Warnings
 	Budget   *filters.Budget
@@ -168,8 +168,8 @@ func Open(ctx context.Context, data []byte, header int, budget *filters.Budget) 
 	return f, nil
 }
 
-// Opened reports an encrypted file the empty user password opened: its
-// objects are read deciphered.
+// Opened reports an encrypted file the empty password opened: its objects
+// are read deciphered.
 func (f *File) Opened() bool { return f.crypt != nil }
 
 // rootEncryptedInStream reports a catalogue stored in an object stream of an
