@@ -141,7 +141,7 @@ func (f *File) fromScan(num, rev int) cos.Object {
 func (f *File) loadCompressed(e Entry, rev int) cos.Object {
 	if f.Encrypted && f.crypt == nil {
 		// Object streams of an encrypted file are encrypted: not readable
-		// unless the empty user password opened it.
+		// unless the empty password opened it.
 		return nil
 	}
 	host, ok := f.Lookup(int(e.Off), rev)
