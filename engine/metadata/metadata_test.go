@@ -356,7 +356,7 @@ func TestPDFListing(t *testing.T) {
 	e.Trailer("/Root 1 0 R /Info " + itoa(info) + " 0 R /Encrypt " + itoa(enc) + " 0 R /ID [<01><01>]")
 	r = list(t, e.Bytes())
 	want(t, r, "File", "", "Encrypted", "Yes", "", "")
-	want(t, r, "File", "", "Encryption", "Standard, V 2, R 3, 128-bit", "", "")
+	want(t, r, "File", "", "Encryption", "Standard, V 2, R 3, 128-bit, not opened (malformed)", "", "")
 	want(t, r, "Info", "", "Author", "(encrypted)", "", "")
 	want(t, r, "Info", "", "Custom", "7", "", "")
 	if hasNote(r, "structure-warnings.encrypted-content-not-analysed") {

@@ -20,7 +20,7 @@ func (a *analysis) readDocument() {
 	a.pages = pages
 	a.pageTreeDamaged = damaged
 	doc.Pages = len(pages)
-	if damaged && f.Encrypted {
+	if damaged && f.Encrypted && !f.Opened() {
 		// Page-tree nodes inside encrypted object streams are unreadable,
 		// not damaged: fall back to the root's own count.
 		a.pageTreeDamaged = false
@@ -28,9 +28,9 @@ func (a *analysis) readDocument() {
 			doc.Pages = int(n)
 		}
 	}
-	if f.Encrypted {
+	if a.sealed() {
 		// Info strings and the XMP stream are encrypted: nothing textual
-		// can be read without decrypting, which this engine does not do.
+		// can be read without the password.
 		return
 	}
 	a.info = a.dict(f.Trailer().Get("Info"))
@@ -40,6 +40,10 @@ func (a *analysis) readDocument() {
 	doc.CreationDate = a.isoDate("CreationDate", "CreateDate")
 	doc.ModDate = a.isoDate("ModDate", "ModifyDate")
 }
+
+// sealed reports an encrypted file the empty password did not open:
+// its strings and streams are ciphertext.
+func (a *analysis) sealed() bool { return a.f.Encrypted && !a.f.Opened() }
 
 func firstNonEmpty(vals ...string) string {
 	for _, v := range vals {

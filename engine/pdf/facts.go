@@ -92,6 +92,11 @@ func (a *analysis) readFacts(fx *Facts) {
 	}
 	if enc := a.dict(a.f.Trailer().Get("Encrypt")); enc != nil {
 		fx.Encryption = encryption(enc, a.resolve)
+		if s := a.f.Security; s != nil && s.Opened {
+			fx.Encryption += ", opened with the empty " + s.OpenedAs + " password"
+		} else if s != nil {
+			fx.Encryption += ", not opened (" + s.Reason + ")"
+		}
 	}
 	info := a.dict(a.f.Trailer().Get("Info"))
 	if info == nil {
@@ -109,7 +114,7 @@ func (a *analysis) readFacts(fx *Facts) {
 func (a *analysis) infoEntry(key string, v cos.Object) InfoEntry {
 	s, isString := v.(cos.String)
 	switch {
-	case isString && a.f.Encrypted:
+	case isString && a.sealed():
 		return InfoEntry{Key: key, Value: "(encrypted)"}
 	case isString:
 		text := cos.DecodeText(s.Bytes)

@@ -20,7 +20,7 @@ const (
 // metadataInconsistency compares the Info dictionary with the XMP packet,
 // checks date order and future dates, and reads the XMP editing history.
 func (a *analysis) metadataInconsistency() *report.Finding {
-	if a.f.Encrypted {
+	if a.sealed() {
 		return nil
 	}
 	type finding struct {

@@ -153,16 +153,17 @@ func (a *analysis) signatureEvidence(s *signature, contentAfter bool) map[string
 	a.untrusted(e, "subFilter", string(s.dict.Name("SubFilter")))
 	a.untrusted(e, "reason", cos.Text(a.resolve(s.dict.Get("Reason"))))
 	a.untrusted(e, "location", cos.Text(a.resolve(s.dict.Get("Location"))))
-	if d, ok := cos.ParseDate(cos.Text(a.resolve(s.dict.Get("M")))); ok && !a.f.Encrypted {
+	if d, ok := cos.ParseDate(cos.Text(a.resolve(s.dict.Get("M")))); ok && !a.sealed() {
 		e["signingTime"] = d.ISO()
 	}
 	return e
 }
 
 // untrusted adds an attacker-authored string to evidence, sanitised. An
-// encrypted file's strings are ciphertext and are left out.
+// encrypted file the empty password did not open has ciphertext strings,
+// which are left out.
 func (a *analysis) untrusted(ev map[string]any, key, s string) {
-	if s == "" || (a.f.Encrypted && key != "subFilter") {
+	if s == "" || (a.sealed() && key != "subFilter") {
 		return
 	}
 	if v := report.Untrusted(s); v != "" {

@@ -1,6 +1,9 @@
 package pdf
 
-import "github.com/doctrust/doctrust/engine/report"
+import (
+	"github.com/doctrust/doctrust/engine/pdf/file"
+	"github.com/doctrust/doctrust/engine/report"
+)
 
 // structureCode is one structural problem with its severity and message.
 type structureCode struct {
@@ -19,16 +22,22 @@ func (a *analysis) structureWarnings() *report.Finding {
 		codes = append(codes, structureCode{code, sev, report.Msg("structure-warnings."+code, kv...)})
 	}
 	ev := map[string]any{}
+	var security *report.Message
 	if a.f.Encrypted {
 		skipped := report.EncryptedSkipped()
 		add("encrypted-content-not-analysed", report.Low, "skipped", len(skipped))
 		ev["skippedFamilies"] = skipped
+		if s := a.f.Security; s != nil {
+			ev["security"] = securityEvidence(s)
+			m := securityNote(s)
+			security = &m
+		}
 	}
 	noObjects := len(a.f.Entries()) == 0
 	switch {
 	case a.catalog == nil && noObjects:
 		add("unparseable", report.Medium)
-	case a.catalog == nil && !a.f.Encrypted:
+	case a.catalog == nil && !a.sealed():
 		// An encrypted file's catalogue inside an encrypted object stream
 		// is unreadable, not missing: the encrypted code already says so.
 		add("catalog-missing", report.Medium)
@@ -83,6 +92,9 @@ func (a *analysis) structureWarnings() *report.Finding {
 	}
 	names := make([]string, len(codes))
 	fd := &report.Finding{Family: "structure-warnings", Evidence: ev, Message: codes[0].msg, Severity: codes[0].sev}
+	if security != nil {
+		fd.Notes = append(fd.Notes, *security)
+	}
 	for i, c := range codes {
 		names[i] = c.code
 		fd.Severity = fd.Severity.Max(c.sev)
@@ -100,4 +112,54 @@ func (a *analysis) structureWarnings() *report.Finding {
 	ev["codes"] = names
 	ev["xrefSections"] = w.Sections
 	return fd
+}
+
+// securityEvidence names the security handler of an encrypted file, its
+// version and revision, ciphers and key length, and whether the empty user
+// password opened it. Names come from the file and are sanitised.
+func securityEvidence(s *file.Security) map[string]any {
+	ev := map[string]any{
+		"handler":             report.Untrusted(s.Filter),
+		"v":                   s.V,
+		"r":                   s.R,
+		"emptyPasswordOpened": s.Opened,
+		"encryptMetadata":     s.EncryptMetadata,
+	}
+	if s.SubFilter != "" {
+		ev["subFilter"] = report.Untrusted(s.SubFilter)
+	}
+	if s.KeyBits > 0 {
+		ev["keyBits"] = s.KeyBits
+	}
+	if s.StreamMethod != "" {
+		ev["streamMethod"] = s.StreamMethod
+		ev["stringMethod"] = s.StringMethod
+	}
+	if s.StmF != "" {
+		ev["streamFilter"] = report.Untrusted(s.StmF)
+		ev["stringFilter"] = report.Untrusted(s.StrF)
+	}
+	if s.Opened {
+		ev["openedAs"] = s.OpenedAs
+	} else {
+		ev["notOpenedReason"] = s.Reason
+	}
+	return ev
+}
+
+// securityNote says in English whether the file was opened, and if not why.
+func securityNote(s *file.Security) report.Message {
+	switch {
+	case s.Opened && s.OpenedAs == "owner":
+		return report.Msg("structure-warnings.encrypted-opened-owner", "keyBits", s.KeyBits)
+	case s.Opened:
+		return report.Msg("structure-warnings.encrypted-opened", "keyBits", s.KeyBits)
+	case s.Reason == file.ReasonPassword:
+		return report.Msg("structure-warnings.encrypted-password-required")
+	case s.Reason == file.ReasonPublicKey:
+		return report.Msg("structure-warnings.encrypted-public-key")
+	case s.Reason == file.ReasonUnsupported:
+		return report.Msg("structure-warnings.encrypted-unsupported")
+	}
+	return report.Msg("structure-warnings.encrypted-malformed")
 }

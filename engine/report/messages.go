@@ -29,6 +29,12 @@ type entry struct {
 var catalogue = []entry{
 	// structure-warnings
 	{"structure-warnings.encrypted-content-not-analysed", "Encrypted content not analysed", "The document is encrypted, so {skipped} content-dependent families were not run; structure and unencrypted metadata were still analysed."},
+	{"structure-warnings.encrypted-opened", "Opened with the empty password", "The empty user password opened the standard security handler ({keyBits}-bit key): metadata, object streams, signatures and annotations were decrypted and analysed."},
+	{"structure-warnings.encrypted-opened-owner", "Opened with the empty owner password", "The owner password of the standard security handler is empty, so the document opened without a password ({keyBits}-bit key): metadata, object streams, signatures and annotations were decrypted and analysed."},
+	{"structure-warnings.encrypted-password-required", "Password required", "The standard security handler needs a password that was not supplied: strings, XMP and object streams stay encrypted and were not read; structure, revisions and /ID were analysed."},
+	{"structure-warnings.encrypted-public-key", "Encrypted for named recipients", "The document is encrypted for named recipients (public-key security handler): strings, XMP and object streams stay encrypted and were not read; structure, revisions and /ID were analysed."},
+	{"structure-warnings.encrypted-unsupported", "Unknown security handler", "The security handler is not one this engine opens: strings, XMP and object streams stay encrypted and were not read; structure, revisions and /ID were analysed."},
+	{"structure-warnings.encrypted-malformed", "Malformed encryption dictionary", "The encryption dictionary is missing or malformed, so the document could not be opened: strings, XMP and object streams stay encrypted and were not read."},
 	{"structure-warnings.unparseable", "No readable structure", "No readable document structure was found, so nothing beyond the format was analysed."},
 	{"structure-warnings.xref-loop", "Revision chain loops", "The chain of cross-reference sections points back into itself; it was cut after {sections} sections."},
 	{"structure-warnings.xref-repaired", "Cross-reference data rebuilt", "The cross-reference data was damaged and was rebuilt by scanning the file; {objects} objects were recovered and the revision history may be incomplete."},

@@ -80,12 +80,15 @@ func FuzzSniff(f *testing.F) {
 			if r.Version != "" {
 				t.Fatalf("header-less result with a version: %+v", r)
 			}
-		case r.HeaderOffset >= 0 && r.HeaderOffset < pdfHeaderWindow:
+		case r.HeaderOffset >= 0 && r.HeaderOffset < len(b):
 			if !bytes.HasPrefix(b[r.HeaderOffset:], []byte("%PDF")) {
 				t.Fatalf("HeaderOffset %d does not point at %%PDF", r.HeaderOffset)
 			}
-			if bytes.Contains(b[:r.HeaderOffset], []byte("%PDF")) {
+			if r.HeaderOffset < pdfHeaderWindow && bytes.Contains(b[:r.HeaderOffset], []byte("%PDF")) {
 				t.Fatalf("HeaderOffset %d is not the first %%PDF", r.HeaderOffset)
+			}
+			if r.HeaderOffset >= pdfHeaderWindow && bytes.Contains(b[:pdfHeaderWindow+3], []byte("%PDF")) {
+				t.Fatalf("late HeaderOffset %d with %%PDF in the first KB", r.HeaderOffset)
 			}
 			if r.Version != "" {
 				v := r.Version

@@ -21,6 +21,15 @@
 //  5. A header-less PDF tail: "startxref" and an offset in the last 1024
 //     bytes, where a PDF reader starts reading a file. What is left of a
 //     damaged PDF is reported on (structure-warnings), not refused.
+//  6. A "%PDF-" header past the first 1024 bytes (a PDF inside a mail or
+//     web wrapper, or behind a long preamble) with an object header at a
+//     line start within 1024 bytes after it and a trailer keyword after
+//     that: qpdf and pdfinfo open such files, warning about the header.
+//     Tested before 4 and 5, so the report counts the leading bytes.
+//  7. Junk lines then a PDF body: an object header at a line start in the
+//     first 1024 bytes, a trailer keyword and a /Root key in the file. Files
+//     with neither header nor trailer stay unknown, as qpdf and pdfinfo
+//     refuse them too.
 //
 // ISOBMFF brands: 'avif'/'avis' mean AVIF; 'heic', 'heix', 'heim', 'heis',
 // 'hevc', 'hevx' mean HEIC; the structural brands 'mif1', 'msf1', 'mif2' and
@@ -104,7 +113,8 @@ func (f Format) Walked() bool {
 // Result carries what sniffing learned.
 type Result struct {
 	Format Format
-	// PDF only: byte offset of "%PDF" (0 normally; >0 means leading junk);
+	// PDF only: byte offset of "%PDF" (0 normally; >0 means leading junk,
+	// past 1024 when the header opens a PDF body behind a long preamble);
 	// -1 when no header was found but the body is PDF syntax.
 	HeaderOffset int
 	// PDF only: version string from the header ("1.7"), "" when missing or
@@ -149,7 +159,10 @@ func Sniff(b []byte) Result {
 		// the header-less PDF test below; one found only by its end
 		// record (data prepended) still may.
 	}
-	if headerlessPDF(b) || pdfTail(b) {
+	if off := lateHeader(b); off >= 0 {
+		return Result{Format: PDF, HeaderOffset: off, Version: pdfVersion(b[off:])}
+	}
+	if headerlessPDF(b) || pdfTail(b) || junkThenObjects(b) {
 		return Result{Format: PDF, HeaderOffset: -1}
 	}
 	return Result{}
@@ -249,6 +262,96 @@ func pdfTail(b []byte) bool {
 			return true
 		}
 	}
+}
+
+// maxLateHeaders caps the "%PDF-" candidates past the window that are
+// examined, so a file made of them costs linear time: a wrapper holds one.
+const maxLateHeaders = 16
+
+// lateHeader returns the offset of a "%PDF-<digit>" header past the window
+// that opens a PDF body (rule 6), or -1.
+func lateHeader(b []byte) int {
+	if len(b) <= pdfHeaderWindow {
+		return -1
+	}
+	last := max(bytes.LastIndex(b, []byte("startxref")), bytes.LastIndex(b, []byte("trailer")),
+		bytes.LastIndex(b, []byte("%%EOF")))
+	from := pdfHeaderWindow
+	for range maxLateHeaders {
+		i := bytes.Index(b[from:], []byte("%PDF-"))
+		if i < 0 {
+			return -1
+		}
+		at := from + i
+		if at >= last {
+			return -1 // a trailer keyword must follow the header
+		}
+		from = at + 5
+		if from >= len(b) || !isDigit(b[from]) {
+			continue
+		}
+		body := b[at:]
+		if objectHeaderAtLineStart(body[:min(len(body), pdfHeaderWindow)]) {
+			return at
+		}
+	}
+	return -1
+}
+
+// junkThenObjects reports a header-less PDF body behind junk lines (rule 7).
+func junkThenObjects(b []byte) bool {
+	w := b[:min(len(b), pdfHeaderWindow)]
+	return objectHeaderAtLineStart(w) && hasTrailerKeyword(b) && bytes.Contains(b, []byte("/Root"))
+}
+
+func hasTrailerKeyword(b []byte) bool {
+	return bytes.Contains(b, []byte("startxref")) ||
+		bytes.Contains(b, []byte("trailer")) ||
+		bytes.Contains(b, []byte("%%EOF"))
+}
+
+// objectHeaderAtLineStart reports "<int> <int> obj" at the start of a line
+// of w (leading white space allowed).
+func objectHeaderAtLineStart(w []byte) bool {
+	for i := 0; i < len(w); i++ {
+		if i > 0 && w[i-1] != '\n' && w[i-1] != '\r' {
+			continue
+		}
+		j := i
+		for j < len(w) && (w[j] == ' ' || w[j] == '\t') {
+			j++
+		}
+		if objectHeaderAt(w, j) {
+			return true
+		}
+	}
+	return false
+}
+
+// objectHeaderAt reports "<int> <int> obj" followed by white space, a
+// delimiter or the end, at i: object number up to 10 digits, generation up
+// to 5.
+func objectHeaderAt(w []byte, i int) bool {
+	n := scanDigits(w, i)
+	if n == i || n-i > 10 || n >= len(w) || !isPDFSpace(w[n]) {
+		return false
+	}
+	g0 := n
+	for g0 < len(w) && isPDFSpace(w[g0]) {
+		g0++
+	}
+	g := scanDigits(w, g0)
+	if g == g0 || g-g0 > 5 || g >= len(w) || !isPDFSpace(w[g]) {
+		return false
+	}
+	k := g
+	for k < len(w) && isPDFSpace(w[k]) {
+		k++
+	}
+	if !bytes.HasPrefix(w[k:], []byte("obj")) {
+		return false
+	}
+	return k+3 == len(w) || isPDFSpace(w[k+3]) || isPDFDelim(w[k+3])
 }
 
 // skipSpaceAndComments skips white space and comments (to end of line).

@@ -99,14 +99,36 @@ type Stream struct {
 	// LengthRepaired is set when /Length was wrong or unresolvable and the
 	// data end was found by locating "endstream".
 	LengthRepaired bool
+
+	// decrypt turns the stored bytes of an encrypted file's stream into
+	// clear ones; plain keeps its result so a stream is deciphered once.
+	decrypt func([]byte) []byte
+	plain   []byte
 }
 
-// Raw returns the stream's encoded bytes from the file.
+// SetDecrypt makes Raw return the stream's bytes as fn deciphers them. The
+// file layer sets it on every stream of an encrypted file it can open, so
+// readers above it see clear data without knowing about encryption.
+func (s *Stream) SetDecrypt(fn func([]byte) []byte) {
+	s.decrypt, s.plain = fn, nil
+}
+
+// Raw returns the stream's encoded bytes from the file, deciphered when the
+// file is encrypted (SetDecrypt).
 func (s *Stream) Raw(file []byte) []byte {
 	if s.Start < 0 || s.End > len(file) || s.Start > s.End {
 		return nil
 	}
-	return file[s.Start:s.End]
+	if s.decrypt == nil {
+		return file[s.Start:s.End]
+	}
+	if s.plain == nil {
+		s.plain = s.decrypt(file[s.Start:s.End])
+		if s.plain == nil {
+			s.plain = []byte{}
+		}
+	}
+	return s.plain
 }
 
 // AsInt returns an integer value (a Real with an integral value counts).

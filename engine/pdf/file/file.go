@@ -106,10 +106,14 @@ type File struct {
 	Revisions  []*Revision
 	Linearized bool
 	Encrypted  bool
-	Warn       Warnings
-	Budget     *filters.Budget
+	// Security describes the /Encrypt dictionary of an encrypted file and
+	// whether the empty password opened it; nil when not encrypted.
+	Security *Security
+	Warn     Warnings
+	Budget   *filters.Budget
 
 	ctx       context.Context
+	crypt     *decrypter  // set when an encrypted file was opened
 	scratch   cos.Scratch // shared by the file's parsers (parser)
 	loads     int
 	final     []Entry
@@ -148,10 +152,12 @@ func Open(ctx context.Context, data []byte, header int, budget *filters.Budget) 
 		f.buildRevisions(sections)
 		f.final = f.merge(len(f.Revisions))
 		f.Encrypted = f.Trailer().Get("Encrypt") != nil
+		f.openSecurity()
 	}
 	if len(sections) == 0 || !f.isCatalog(f.Trailer().Get("Root")) && !f.rootEncryptedInStream() {
 		f.Revisions, f.final = nil, nil
 		f.objects, f.badOffset, f.objstms = map[int]cos.Object{}, map[int]bool{}, map[int64]*objStm{}
+		f.crypt, f.Security = nil, nil
 		f.rebuild()
 		f.Encrypted = f.Trailer().Get("Encrypt") != nil
 	}
@@ -162,13 +168,17 @@ func Open(ctx context.Context, data []byte, header int, budget *filters.Budget) 
 	return f, nil
 }
 
+// Opened reports an encrypted file the empty password opened: its objects
+// are read deciphered.
+func (f *File) Opened() bool { return f.crypt != nil }
+
 // rootEncryptedInStream reports a catalogue stored in an object stream of an
-// encrypted file. Such a stream is encrypted, so the catalogue cannot be read
-// without decrypting, but the chain naming it is intact: rebuilding would
-// only throw the revision history away.
+// encrypted file that could not be opened. Such a stream is encrypted, so
+// the catalogue cannot be read, but the chain naming it is intact:
+// rebuilding would only throw the revision history away.
 func (f *File) rootEncryptedInStream() bool {
 	ref, ok := f.Trailer().Get("Root").(cos.Ref)
-	if !f.Encrypted || !ok {
+	if !f.Encrypted || f.crypt != nil || !ok {
 		return false
 	}
 	e, found := f.Lookup(ref.Num, 0)

@@ -70,8 +70,16 @@ func (f *File) loadAt(off, num, rev int) cos.Object {
 	if err != nil {
 		f.Warn.ObjectErrors++
 	}
-	f.objects[off] = ind.Value
-	return ind.Value
+	f.objects[off] = f.decrypted(ind)
+	return f.objects[off]
+}
+
+// decrypted deciphers an object read at its own offset in an opened file.
+func (f *File) decrypted(ind cos.Indirect) cos.Object {
+	if f.crypt == nil {
+		return ind.Value
+	}
+	return f.crypt.object(ind.Value, ind.Num, ind.Gen)
 }
 
 // parser returns a parser over data at off that shares the file's scratch
@@ -126,14 +134,14 @@ func (f *File) fromScan(num, rev int) cos.Object {
 		f.Warn.ObjectErrors++
 		return nil
 	}
-	f.objects[off] = ind.Value
-	return ind.Value
+	f.objects[off] = f.decrypted(ind)
+	return f.objects[off]
 }
 
 func (f *File) loadCompressed(e Entry, rev int) cos.Object {
-	if f.Encrypted {
+	if f.Encrypted && f.crypt == nil {
 		// Object streams of an encrypted file are encrypted: not readable
-		// without decryption, which this engine does not do.
+		// unless the empty password opened it.
 		return nil
 	}
 	host, ok := f.Lookup(int(e.Off), rev)

@@ -150,20 +150,6 @@ func (f *File) rebuild() {
 			}
 		}
 	}
-	for _, host := range streams {
-		os := f.objStm(host, 0)
-		if os == nil {
-			continue
-		}
-		for i, n := range os.nums {
-			if _, ok := m[int32(n)]; !ok && n >= 0 && n <= 1<<31-1 {
-				m[int32(n)] = Entry{Num: int32(n), Kind: Compressed, Off: int64(host.Num), Index: int32(i)}
-			}
-		}
-	}
-	rev.Entries = sortedEntries(m)
-	f.final = rev.Entries
-
 	// The last "trailer" dictionary that names a catalogue wins.
 	for pos := len(f.Data); ; {
 		i := bytes.LastIndex(f.Data[:pos], []byte("trailer"))
@@ -179,6 +165,25 @@ func (f *File) rebuild() {
 			}
 		}
 	}
+	// An encrypted file's object streams are read once its key is known.
+	rev.Trailer = trailer
+	if trailer.Has("Encrypt") {
+		f.openSecurity()
+	}
+	for _, host := range streams {
+		os := f.objStm(host, 0)
+		if os == nil {
+			continue
+		}
+		for i, n := range os.nums {
+			if _, ok := m[int32(n)]; !ok && n >= 0 && n <= 1<<31-1 {
+				m[int32(n)] = Entry{Num: int32(n), Kind: Compressed, Off: int64(host.Num), Index: int32(i)}
+			}
+		}
+	}
+	rev.Entries = sortedEntries(m)
+	f.final = rev.Entries
+
 	if trailer == nil || !f.isCatalog(trailer.Get("Root")) {
 		trailer = f.findCatalogTrailer(trailer)
 	}
