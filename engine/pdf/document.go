@@ -6,6 +6,7 @@ import (
 	"github.com/doctrust/doctrust/engine/pdf/cos"
 	"github.com/doctrust/doctrust/engine/pdf/file"
 	"github.com/doctrust/doctrust/engine/pdf/filters"
+	"github.com/doctrust/doctrust/engine/pdf/sigs"
 	"github.com/doctrust/doctrust/engine/report"
 )
 
@@ -36,6 +37,9 @@ type Document struct {
 	readings int
 	// faults names the opening steps that failed.
 	faults []string
+	// sig is the signature and modification analysis, made on first need
+	// (signed.go).
+	sig *sigs.Analysis
 }
 
 // Open walks a PDF's cross-reference chain and reads its document block

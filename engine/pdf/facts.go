@@ -93,7 +93,7 @@ func (d *Document) ReadFacts(ctx context.Context) (*Facts, error) {
 func (a *analysis) readFacts(fx *Facts) {
 	if a.catalog != nil {
 		fx.CatalogVersion = string(a.catalog.Name("Version"))
-		fx.Signatures = len(a.signatures().sigs)
+		fx.Signatures = a.signatureAnalysis().Signatures()
 		fx.Fonts, fx.FontsTotal = a.fonts()
 	}
 	if enc := a.dict(a.f.Trailer().Get("Encrypt")); enc != nil {

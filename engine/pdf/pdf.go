@@ -46,11 +46,6 @@ type analysis struct {
 	editors []producers.Tool
 	// content holds the per-page facts of the content walk.
 	content contentFacts
-	changes []RevisionChange
-	// sigs, spans and kinds serve the signature families (signatures.go).
-	sigs     *sigInventory
-	revBytes *revisionBytes
-	kinds    []changeKinds
 	// startUsed is the budget's use when this reading began.
 	startUsed int64
 	// uncountedBytes were decoded by this reading but are not part of
