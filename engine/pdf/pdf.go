@@ -1,7 +1,9 @@
 // Package pdf analyses a PDF for the report: the document block, the cost,
-// and one file per signal family. It reads the file through package file
-// (revisions and objects) and never runs, opens or follows anything the
-// document carries.
+// and one file per signal family. A Document (document.go) is the PDF
+// opened once through package file (revisions and objects); Analyze,
+// Describe, ReadFacts and Text are its readings. The signature and
+// modification analysis is package sigs, fed by the Document. Nothing the
+// document carries is ever run, opened or followed.
 package pdf
 
 import (
