@@ -44,8 +44,9 @@ func BenchmarkLedgerRead(b *testing.B) {
 }
 
 func ledgerRead(ctx context.Context, data []byte) {
-	if _, err := engine.Inspect(ctx, data, engine.Options{}); err != nil {
+	doc := engine.Read(data)
+	if _, err := doc.Inspect(ctx, engine.Options{}); err != nil {
 		return
 	}
-	engine.Text(ctx, data, 64<<10)
+	doc.Text(ctx, 64<<10)
 }
