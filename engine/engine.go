@@ -73,26 +73,36 @@ type Options struct {
 
 // Inspect analyses one document. The context carries the deadline; the
 // engine checks it as it goes and returns ErrDeadline when it passes.
-func Inspect(ctx context.Context, data []byte, opt Options) (rep *report.Report, err error) {
+func Inspect(ctx context.Context, data []byte, opt Options) (*report.Report, error) {
+	return Read(data).Inspect(ctx, opt)
+}
+
+// Inspect analyses the document, with the issuerBaseline block when
+// opt.Issuer is set (from the same parse). Errors as Inspect's.
+func (d *Document) Inspect(ctx context.Context, opt Options) (rep *report.Report, err error) {
 	defer func() {
 		if err == nil && rep != nil && opt.Issuer != nil {
-			rep, err = withIssuer(ctx, rep, data, opt)
+			rep, err = d.withIssuer(ctx, rep, opt)
 		}
 	}()
 	defer func() {
 		// Analysers contain their own faults; this is the last line, so a
 		// bug can never turn a hostile file into a crash.
 		if p := recover(); p != nil {
-			rep, err = faultReport(data), nil
+			rep, err = faultReport(d.Kind(), len(d.data)), nil
 		}
 	}()
 	if err := ctx.Err(); err != nil {
 		return nil, ErrDeadline
 	}
-	s := sniff.Sniff(data)
+	data, s := d.data, d.sniff
 	switch s.Format.Kind() {
 	case sniff.KindPDF:
-		r, err := pdf.Analyze(ctx, data, s.HeaderOffset, pdf.Options{Triage: opt.Triage, Now: opt.Now, Budget: opt.Budget})
+		p, err := d.openPDF(ctx, opt.Budget, true)
+		if err != nil {
+			return nil, err
+		}
+		r, err := p.Analyze(ctx, pdf.Options{Triage: opt.Triage, Now: opt.Now})
 		if err != nil {
 			return nil, ErrDeadline
 		}
@@ -136,15 +146,15 @@ func imageReport(ctx context.Context, data []byte, f sniff.Format) (*report.Repo
 // faultReport is the report of last resort when analysis panicked outside
 // the analysers' own containment.
 // The panic value is never shown: it may quote document bytes.
-func faultReport(data []byte) *report.Report {
+func faultReport(kind sniff.Kind, size int) *report.Report {
 	media := report.MediaPDF
-	switch sniff.Sniff(data).Format.Kind() {
+	switch kind {
 	case sniff.KindOffice:
 		media = report.MediaOffice
 	case sniff.KindImage:
 		media = report.MediaImage
 	}
-	r := report.New(media, int64(len(data)))
+	r := report.New(media, int64(size))
 	r.Add(report.Finding{
 		Family:   "structure-warnings",
 		Severity: report.Low,

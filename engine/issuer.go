@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/doctrust/doctrust/engine/baseline"
-	"github.com/doctrust/doctrust/engine/pdf"
 	"github.com/doctrust/doctrust/engine/report"
 	"github.com/doctrust/doctrust/engine/sniff"
 )
@@ -23,14 +22,14 @@ type Issuer struct {
 // withIssuer runs issuerBlock under its own recovery: a fault while
 // matching must not lose the report, so the block then says the slug did
 // not resolve and no signal is added.
-func withIssuer(ctx context.Context, r *report.Report, data []byte, opt Options) (rep *report.Report, err error) {
+func (d *Document) withIssuer(ctx context.Context, r *report.Report, opt Options) (rep *report.Report, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			r.IssuerBaseline = &report.IssuerBaseline{Requested: opt.Issuer.Slug, Reason: "no_profile"}
 			rep, err = r, nil
 		}
 	}()
-	if err := issuerBlock(ctx, r, data, sniff.Sniff(data).HeaderOffset, opt.Issuer, opt); err != nil {
+	if err := d.issuerBlock(ctx, r, opt.Issuer, opt); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -38,8 +37,9 @@ func withIssuer(ctx context.Context, r *report.Report, data []byte, opt Options)
 
 // issuerBlock fills the issuerBaseline block and adds the issuer-mismatch
 // signal on a confident deviation. Baselines are a PDF feature: any other
-// media is not_applicable.
-func issuerBlock(ctx context.Context, r *report.Report, data []byte, header int, is *Issuer, opt Options) error {
+// media is not_applicable. The description comes from the parse the
+// report was made from.
+func (d *Document) issuerBlock(ctx context.Context, r *report.Report, is *Issuer, opt Options) error {
 	switch {
 	case r.MediaType != report.MediaPDF:
 		r.IssuerBaseline = &report.IssuerBaseline{Requested: is.Slug, Reason: "not_applicable"}
@@ -48,11 +48,15 @@ func issuerBlock(ctx context.Context, r *report.Report, data []byte, header int,
 		r.IssuerBaseline = &report.IssuerBaseline{Requested: is.Slug, Reason: "no_profile"}
 		return nil
 	}
-	d, err := pdf.Describe(ctx, data, header, pdf.Options{Budget: opt.Budget})
+	p, err := d.openPDF(ctx, opt.Budget, false)
+	if err != nil {
+		return err
+	}
+	desc, err := p.Describe(ctx)
 	if err != nil {
 		return ErrDeadline
 	}
-	m := baseline.Match(is.Profile, d)
+	m := baseline.Match(is.Profile, desc)
 	b := &report.IssuerBaseline{
 		Requested:            is.Slug,
 		Resolved:             true,
@@ -77,22 +81,30 @@ func issuerBlock(ctx context.Context, r *report.Report, data []byte, header int,
 // baseline.ErrUnusable (encrypted: its strings are ciphertext; damaged:
 // repaired structure says nothing about the writer; no page); the
 // deadline is ErrDeadline.
-func Observe(ctx context.Context, data []byte, budget int64) (o baseline.Observation, err error) {
+func Observe(ctx context.Context, data []byte, budget int64) (baseline.Observation, error) {
+	return Read(data).Observe(ctx, budget)
+}
+
+// Observe reads the document's baseline observation. Errors as Observe's.
+func (d *Document) Observe(ctx context.Context, budget int64) (o baseline.Observation, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			o, err = nil, ErrUnreadable
 		}
 	}()
-	s := sniff.Sniff(data)
-	if s.Format.Kind() != sniff.KindPDF {
+	if d.Kind() != sniff.KindPDF {
 		return nil, ErrUnreadable
 	}
-	d, err := pdf.Describe(ctx, data, s.HeaderOffset, pdf.Options{Budget: budget})
+	p, err := d.openPDF(ctx, budget, false)
+	if err != nil {
+		return nil, err
+	}
+	desc, err := p.Describe(ctx)
 	if err != nil {
 		return nil, ErrDeadline
 	}
-	if d.Encrypted || d.Damaged || len(d.Pages) == 0 {
+	if desc.Encrypted || desc.Damaged || len(desc.Pages) == 0 {
 		return nil, baseline.ErrUnusable
 	}
-	return baseline.Observe(d), nil
+	return baseline.Observe(desc), nil
 }

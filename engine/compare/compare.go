@@ -107,7 +107,11 @@ func describe(ctx context.Context, data []byte, opt Options) (*pdf.Description, 
 	if s.Format.Kind() != sniff.KindPDF {
 		return nil, ErrNotPDF
 	}
-	d, err := pdf.Describe(ctx, data, s.HeaderOffset, pdf.Options{Budget: opt.Budget})
+	doc, err := pdf.Open(ctx, data, s.HeaderOffset, opt.Budget)
+	if err != nil {
+		return nil, ErrDeadline
+	}
+	d, err := doc.Describe(ctx)
 	if err != nil {
 		return nil, ErrDeadline
 	}

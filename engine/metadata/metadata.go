@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/doctrust/doctrust/engine/office"
+	"github.com/doctrust/doctrust/engine/pdf"
 	"github.com/doctrust/doctrust/engine/report"
 	"github.com/doctrust/doctrust/engine/sniff"
 )
@@ -41,11 +42,27 @@ const maxImageParts = 64
 // List lists the metadata of one file. The format is sniffed from the
 // bytes; the context carries the deadline. A fault while listing is
 // contained: the listing so far comes back with an analysis-fault note.
-func List(ctx context.Context, data []byte, opt Options) (rep *Report, err error) {
+func List(ctx context.Context, data []byte, opt Options) (*Report, error) {
+	return ListSource(ctx, Source{Data: data, Sniff: sniff.Sniff(data)}, opt)
+}
+
+// Source is a file its caller has already sniffed and, for a PDF, may
+// have opened, so that a listing within a larger request reads it once.
+type Source struct {
+	Data  []byte
+	Sniff sniff.Result
+	// OpenPDF returns the document when Sniff found a PDF, opening it on
+	// first call; nil opens it here under opt.Budget. It is called inside
+	// the listing's fault containment.
+	OpenPDF func() (*pdf.Document, error)
+}
+
+// ListSource lists the metadata of a sniffed file, as List.
+func ListSource(ctx context.Context, src Source, opt Options) (rep *Report, err error) {
 	if ctx.Err() != nil {
 		return nil, ErrDeadline
 	}
-	s := sniff.Sniff(data)
+	data, s := src.Data, src.Sniff
 	size := int64(len(data))
 	var (
 		b   *builder
@@ -54,7 +71,7 @@ func List(ctx context.Context, data []byte, opt Options) (rep *Report, err error
 	switch s.Format.Kind() {
 	case sniff.KindPDF:
 		b = newBuilder(report.MediaPDF, string(s.Format), size)
-		run = func() error { return b.pdf(ctx, data, s.HeaderOffset, opt) }
+		run = func() error { return b.pdf(ctx, data, s.HeaderOffset, src.OpenPDF, opt) }
 	case sniff.KindOffice:
 		b = newBuilder(report.MediaOffice, string(s.Format), size)
 		run = func() error { return b.office(ctx, data, s.Format, opt) }

@@ -8,9 +8,17 @@ import (
 
 // pdf lists a PDF: its structural facts (File), the whole Info
 // dictionary including custom keys (Info), every XMP property (XMP) and
-// the fonts its pages use (Fonts).
-func (b *builder) pdf(ctx context.Context, data []byte, header int, opt Options) error {
-	fx, err := pdf.ReadFacts(ctx, data, header, opt.Budget)
+// the fonts its pages use (Fonts). open gives the document when the
+// caller holds it; nil opens it here.
+func (b *builder) pdf(ctx context.Context, data []byte, header int, open func() (*pdf.Document, error), opt Options) error {
+	if open == nil {
+		open = func() (*pdf.Document, error) { return pdf.Open(ctx, data, header, opt.Budget) }
+	}
+	doc, err := open()
+	if err != nil {
+		return ErrDeadline
+	}
+	fx, err := doc.ReadFacts(ctx)
 	if err != nil {
 		return ErrDeadline
 	}

@@ -55,15 +55,21 @@ const (
 	maxFontDicts      = 20000
 )
 
-// Describe reads one PDF's structure. header is the offset of "%PDF" (-1
-// when absent). Its only error is ErrDeadline.
+// Describe opens one PDF and reads its structure. header is the offset of
+// "%PDF" (-1 when absent). Its only error is ErrDeadline.
 func Describe(ctx context.Context, data []byte, header int, opt Options) (*Description, error) {
-	a, err := open(ctx, data, header, Options{Triage: true, Budget: opt.Budget})
+	doc, err := Open(ctx, data, header, opt.Budget)
 	if err != nil {
 		return nil, err
 	}
+	return doc.Describe(ctx)
+}
+
+// Describe reads the document's structure. Its only error is ErrDeadline.
+func (doc *Document) Describe(ctx context.Context) (*Description, error) {
+	a := doc.reading(Options{Triage: true}, doc.limit)
 	f := a.f
-	d := &Description{Size: len(data), Encrypted: f.Encrypted, Info: map[string]string{}, XMP: map[string]string{}}
+	d := &Description{Size: len(f.Data), Encrypted: f.Encrypted, Info: map[string]string{}, XMP: map[string]string{}}
 	for _, rev := range f.Revisions {
 		d.RevisionEnds = append(d.RevisionEnds, rev.End)
 	}

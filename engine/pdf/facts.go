@@ -61,14 +61,20 @@ type Font struct {
 // ReadFacts opens a PDF and reads its facts. header is the offset of
 // "%PDF" (-1 when absent). Its only error is ErrDeadline.
 func ReadFacts(ctx context.Context, data []byte, header int, budget int64) (*Facts, error) {
-	a, err := open(ctx, data, header, Options{Triage: true, Budget: budget})
+	d, err := Open(ctx, data, header, budget)
 	if err != nil {
 		return nil, err
 	}
+	return d.ReadFacts(ctx)
+}
+
+// ReadFacts reads the document's facts. Its only error is ErrDeadline.
+func (d *Document) ReadFacts(ctx context.Context) (*Facts, error) {
+	a := d.reading(Options{Triage: true}, d.limit)
 	f := a.f
 	fx := &Facts{
 		Version:    headerVersion(f),
-		Pages:      a.r.Document.Pages,
+		Pages:      d.block.Pages,
 		Revisions:  len(f.Revisions),
 		Linearized: f.Linearized,
 		Encrypted:  f.Encrypted,
@@ -87,7 +93,7 @@ func ReadFacts(ctx context.Context, data []byte, header int, budget int64) (*Fac
 func (a *analysis) readFacts(fx *Facts) {
 	if a.catalog != nil {
 		fx.CatalogVersion = string(a.catalog.Name("Version"))
-		fx.Signatures = len(a.signatures().sigs)
+		fx.Signatures = a.signatureAnalysis().Signatures()
 		fx.Fonts, fx.FontsTotal = a.fonts()
 	}
 	if enc := a.dict(a.f.Trailer().Get("Encrypt")); enc != nil {

@@ -12,10 +12,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/doctrust/doctrust/engine/pdf/file"
-	"github.com/doctrust/doctrust/engine/pdf/filters"
-	"github.com/doctrust/doctrust/engine/report"
 )
 
 // BenchmarkInjectionShare measures what document-injection-markers adds to
@@ -63,12 +59,11 @@ func BenchmarkInjectionShare(b *testing.B) {
 	direct := func() time.Duration {
 		var d time.Duration
 		for _, doc := range docs {
-			f, err := file.Open(context.Background(), doc.data, doc.header, filters.NewBudget(DefaultBudget))
+			pd, err := Open(context.Background(), doc.data, doc.header, DefaultBudget)
 			if err != nil {
 				continue
 			}
-			a := &analysis{f: f, r: report.New(report.MediaPDF, int64(len(doc.data)))}
-			a.safe("document", a.readDocument)
+			a := pd.reading(Options{}, pd.limit)
 			a.safe("active-content", func() { a.activeContent() })
 			t0 := cpuTime()
 			a.safe("family", func() { a.injectionMarkers() })

@@ -10,9 +10,6 @@ import (
 	"testing"
 
 	"github.com/doctrust/doctrust/engine/inject"
-	"github.com/doctrust/doctrust/engine/pdf/file"
-	"github.com/doctrust/doctrust/engine/pdf/filters"
-	"github.com/doctrust/doctrust/engine/report"
 )
 
 // corpusPDFs returns the corpus PDF files, sorted, relative to the corpus.
@@ -38,13 +35,12 @@ func corpusPDFs(tb testing.TB) (string, []string) {
 // carriersOf reads a PDF's injection carriers the way Analyze does.
 func carriersOf(data []byte) []inject.Carrier {
 	header := bytes.Index(data, []byte("%PDF"))
-	f, err := file.Open(context.Background(), data, header, filters.NewBudget(DefaultBudget))
+	d, err := Open(context.Background(), data, header, DefaultBudget)
 	if err != nil {
 		return nil
 	}
-	a := &analysis{f: f, r: report.New(report.MediaPDF, int64(len(data)))}
+	a := d.reading(Options{}, d.limit)
 	var out []inject.Carrier
-	a.safe("document", a.readDocument)
 	a.safe("carriers", func() { out = a.injectionCarriers() })
 	return out
 }

@@ -94,23 +94,5 @@ func walkPages(f *file.File, catalog *cos.Dict, rev int) ([]page, bool) {
 
 // rect reads a rectangle array, normalised so x0<x1 and y0<y1.
 func rect(o cos.Object, resolve func(cos.Object) cos.Object) ([4]float64, bool) {
-	arr, ok := o.(cos.Array)
-	if !ok || len(arr) != 4 {
-		return [4]float64{}, false
-	}
-	var v [4]float64
-	for i := range arr {
-		n, ok := cos.AsNumber(resolve(arr[i]))
-		if !ok {
-			return [4]float64{}, false
-		}
-		v[i] = n
-	}
-	if v[0] > v[2] {
-		v[0], v[2] = v[2], v[0]
-	}
-	if v[1] > v[3] {
-		v[1], v[3] = v[3], v[1]
-	}
-	return v, true
+	return cos.Rect(o, resolve)
 }

@@ -1,7 +1,9 @@
 // Package pdf analyses a PDF for the report: the document block, the cost,
-// and one file per signal family. It reads the file through package file
-// (revisions and objects) and never runs, opens or follows anything the
-// document carries.
+// and one file per signal family. A Document (document.go) is the PDF
+// opened once through package file (revisions and objects); Analyze,
+// Describe, ReadFacts and Text are its readings. The signature and
+// modification analysis is package sigs, fed by the Document. Nothing the
+// document carries is ever run, opened or followed.
 package pdf
 
 import (
@@ -10,8 +12,6 @@ import (
 	"time"
 
 	"github.com/doctrust/doctrust/engine/pdf/cos"
-	"github.com/doctrust/doctrust/engine/pdf/file"
-	"github.com/doctrust/doctrust/engine/pdf/filters"
 	"github.com/doctrust/doctrust/engine/producers"
 	"github.com/doctrust/doctrust/engine/report"
 )
@@ -34,16 +34,13 @@ type Options struct {
 // ErrDeadline is returned when the context ends before the analysis does.
 var ErrDeadline = errors.New("pdf: analysis deadline exceeded")
 
-// analysis carries what the families share.
+// analysis is one reading of a Document: what the families share. The
+// opened document (a.f, a.catalog, a.info, a.xmp, a.pages ...) is embedded,
+// so the family files read it as fields of the analysis.
 type analysis struct {
-	f               *file.File
-	opt             Options
-	r               *report.Report
-	catalog         *cos.Dict
-	info            *cos.Dict
-	xmp             *XMP
-	pages           []page
-	pageTreeDamaged bool
+	*Document
+	opt Options
+	r   *report.Report
 	// fullPageImagePages lists 1-based pages whose content paints one image
 	// over (almost) the whole page; nil in triage mode.
 	fullPageImagePages []int
@@ -51,23 +48,32 @@ type analysis struct {
 	editors []producers.Tool
 	// content holds the per-page facts of the content walk.
 	content contentFacts
-	changes []RevisionChange
-	// sigs, spans and kinds serve the signature families (signatures.go).
-	sigs     *sigInventory
-	revBytes *revisionBytes
-	kinds    []changeKinds
-	// uncountedBytes were decoded but are not part of summary.cost.
+	// startUsed is the budget's use when this reading began.
+	startUsed int64
+	// uncountedBytes were decoded by this reading but are not part of
+	// summary.cost.
 	uncountedBytes int64
 	faults         []string
 }
 
-// Analyze inspects a PDF. header is the offset of "%PDF" (-1 when absent).
-// Its only error is ErrDeadline.
+// Analyze opens a PDF and inspects it. header is the offset of "%PDF" (-1
+// when absent). Its only error is ErrDeadline.
 func Analyze(ctx context.Context, data []byte, header int, opt Options) (*report.Report, error) {
-	a, err := open(ctx, data, header, opt)
+	d, err := Open(ctx, data, header, opt.Budget)
 	if err != nil {
 		return nil, err
 	}
+	return d.Analyze(ctx, opt)
+}
+
+// Analyze inspects the document: the report with its families. opt.Budget
+// is ignored (the document's budget was set at Open). Run it as the
+// document's first reading when a request wants the report with other
+// readings: summary.cost then counts exactly what the inspection decoded,
+// as for a document opened for the report alone. Its only error is
+// ErrDeadline.
+func (d *Document) Analyze(ctx context.Context, opt Options) (*report.Report, error) {
+	a := d.reading(opt, d.limit)
 	f := a.f
 	a.safe("signatures", a.readSigned)
 	if !opt.Triage && !f.Encrypted {
@@ -96,26 +102,9 @@ func Analyze(ctx context.Context, data []byte, header int, opt Options) (*report
 	if opt.Triage {
 		a.r.Triage = report.NewTriage()
 	}
-	a.r.Summary.Cost.ExpandedBytes = f.Budget.Used - a.uncountedBytes
+	a.r.Summary.Cost.ExpandedBytes = d.openCost + f.Budget.Used - a.startUsed - a.uncountedBytes
 	a.r.Finish()
 	return a.r, nil
-}
-
-// open walks the file's cross-reference chain under the decompression
-// budget and reads the document block: the start every reading of a PDF
-// shares (Analyze, Describe, ReadFacts). Its only error is ErrDeadline.
-func open(ctx context.Context, data []byte, header int, opt Options) (*analysis, error) {
-	budget := int64(DefaultBudget)
-	if opt.Budget > 0 {
-		budget = opt.Budget
-	}
-	f, err := file.Open(ctx, data, header, filters.NewBudget(budget))
-	if err != nil {
-		return nil, ErrDeadline
-	}
-	a := &analysis{f: f, opt: opt, r: report.New(report.MediaPDF, int64(len(data)))}
-	a.safe("document", a.readDocument)
-	return a, nil
 }
 
 // family is one signal family's analyser.
@@ -167,6 +156,6 @@ func (a *analysis) safe(name string, fn func()) {
 }
 
 // resolve dereferences in the newest view.
-func (a *analysis) resolve(o cos.Object) cos.Object { return a.f.Resolve(o) }
+func (d *Document) resolve(o cos.Object) cos.Object { return d.f.Resolve(o) }
 
-func (a *analysis) dict(o cos.Object) *cos.Dict { return cos.DictOf(a.resolve(o)) }
+func (d *Document) dict(o cos.Object) *cos.Dict { return cos.DictOf(d.resolve(o)) }

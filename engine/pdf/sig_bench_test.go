@@ -8,10 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/doctrust/doctrust/engine/pdf/file"
-	"github.com/doctrust/doctrust/engine/pdf/filters"
-	"github.com/doctrust/doctrust/engine/report"
 )
 
 // BenchmarkSignatures times, over the signed corpus (pdf-signed), a full
@@ -49,7 +45,6 @@ func BenchmarkSignatures(b *testing.B) {
 			inspect += time.Since(start)
 
 			a := benchAnalysis(b, data, header)
-			a.readDocument()
 			a.walkContent()
 			for _, fam := range families {
 				if !strings.HasPrefix(fam.id, "signature-") {
@@ -72,11 +67,11 @@ func BenchmarkSignatures(b *testing.B) {
 }
 
 func benchAnalysis(b *testing.B, data []byte, header int) *analysis {
-	f, err := file.Open(context.Background(), data, header, filters.NewBudget(DefaultBudget))
+	d, err := Open(context.Background(), data, header, DefaultBudget)
 	if err != nil {
 		b.Fatal(err)
 	}
-	return &analysis{f: f, r: report.New(report.MediaPDF, int64(len(data)))}
+	return d.reading(Options{}, d.limit)
 }
 
 // timeSignatures runs the signature steps of Analyze and times them.

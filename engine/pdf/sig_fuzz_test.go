@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/doctrust/doctrust/engine/pdf/pdftest"
+	"github.com/doctrust/doctrust/engine/pdf/sigs"
 	"github.com/doctrust/doctrust/engine/report"
 )
 
@@ -33,8 +34,9 @@ func fuzzSigned(keys []byte, br [4]int64, update bool) []byte {
 }
 
 var (
-	knownAnomalies   = []string{rangeMalformed, rangeNotFromStart, rangeOverlap, rangeGap, rangeContentsElse, rangeBeyondEOF, rangeShort, rangeNotRevisionEnd}
-	knownAssessments = []string{assessContent, assessStructure, assessAnnotation, assessOpaque, assessLTV, assessPermitted}
+	knownAnomalies   = sigs.RangeAnomalies()
+	knownAssessments = sigs.Assessments()
+	knownLevels      = sigs.ModificationLevels()
 )
 
 // FuzzSignatures: hostile signature dictionaries and byte ranges never
@@ -86,7 +88,7 @@ func checkCoverageEvidence(t *testing.T, s report.Signal) {
 				t.Fatalf("anomaly %q", an)
 			}
 		}
-		if level := e["modificationLevel"].(string); level != levelUnknown && !slices.Contains(modificationLevels, level) {
+		if level := e["modificationLevel"].(string); !slices.Contains(knownLevels, level) {
 			t.Fatalf("modificationLevel %v", e["modificationLevel"])
 		}
 	}

@@ -4,25 +4,31 @@ import (
 	"context"
 	"strings"
 
-	"github.com/doctrust/doctrust/engine/pdf/file"
-	"github.com/doctrust/doctrust/engine/pdf/filters"
 	"github.com/doctrust/doctrust/engine/pdf/paint"
 )
 
-// textBudget bounds the decompression of a text extraction: far below an
-// inspection's, since only page text is wanted.
-const textBudget = 64 << 20
+// TextBudget bounds the decompression of a text extraction: far below an
+// inspection's, since only page text is wanted. A document opened for its
+// text alone is opened under it.
+const TextBudget = 64 << 20
+
+// Text opens a PDF under TextBudget and returns its text (Document.Text).
+func Text(ctx context.Context, data []byte, header int, maxBytes int) (string, error) {
+	d, err := Open(ctx, data, header, TextBudget)
+	if err != nil {
+		return "", err
+	}
+	return d.Text(ctx, maxBytes)
+}
 
 // Text returns the text the pages of the newest revision show, one line
 // per text run and a blank line between pages, cut at maxBytes. It is the
 // reader of the supplier ledger's payment coordinates: no report, no
 // families. Hostile files give whatever text was read before a limit, a
 // fault or the deadline; the error is ErrDeadline only.
-func Text(ctx context.Context, data []byte, header int, maxBytes int) (text string, err error) {
-	f, err := file.Open(ctx, data, header, filters.NewBudget(textBudget))
-	if err != nil {
-		return "", ErrDeadline
-	}
+func (d *Document) Text(ctx context.Context, maxBytes int) (text string, err error) {
+	a := d.reading(Options{Triage: true}, min(d.limit, TextBudget))
+	f := a.f
 	var b strings.Builder
 	defer func() {
 		// A fault keeps what was read so far; the panic value may quote
@@ -31,14 +37,11 @@ func Text(ctx context.Context, data []byte, header int, maxBytes int) (text stri
 			text, err = b.String(), nil
 		}
 	}()
-	a := &analysis{f: f}
-	catalog := a.dict(f.Trailer().Get("Root"))
-	if catalog == nil || f.Encrypted {
+	if d.catalog == nil || f.Encrypted {
 		return "", nil
 	}
-	pages, _ := walkPages(f, catalog, 0)
 	in := paint.New(a.paintSource(0))
-	for _, p := range pages {
+	for _, p := range d.pages {
 		if ctx.Err() != nil || f.Err() != nil {
 			break
 		}

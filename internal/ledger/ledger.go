@@ -117,16 +117,21 @@ func (l *Ledger) Ingest(ctx context.Context, accountID string, raw []byte) (Outc
 // read inspects one attachment and reads its coordinates; false when it
 // is no document the engine reads.
 func (l *Ledger) read(ctx context.Context, data []byte) (document, bool) {
-	if sniff.Sniff(data).Format.Kind() == sniff.KindNone {
+	return l.readDocument(ctx, engine.Read(data))
+}
+
+// readDocument reads the report and the text from one sniff and one parse.
+func (l *Ledger) readDocument(ctx context.Context, doc *engine.Document) (document, bool) {
+	if doc.Kind() == sniff.KindNone {
 		return document{}, false
 	}
 	ctx, cancel := context.WithTimeout(ctx, docDeadline)
 	defer cancel()
-	rep, err := engine.Inspect(ctx, data, engine.Options{Now: l.now()})
+	rep, err := doc.Inspect(ctx, engine.Options{Now: l.now()})
 	if err != nil {
 		return document{}, false
 	}
-	text, _ := engine.Text(ctx, data, maxTextBytes)
+	text, _ := doc.Text(ctx, maxTextBytes)
 	return document{band: string(rep.Summary.RiskBand), coords: paycoord.Extract(text)}, true
 }
 

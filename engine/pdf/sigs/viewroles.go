@@ -1,4 +1,4 @@
-package pdf
+package sigs
 
 import "github.com/doctrust/doctrust/engine/pdf/cos"
 
@@ -67,7 +67,7 @@ func (a *analysis) rolesOf(rev int, budget *int) *viewRoles {
 		}
 	}
 	v.markTree(a, budget)
-	pages, _ := walkPages(a.f, v.catalog, rev)
+	pages := a.walkPages(v.catalog, rev)
 	for _, p := range pages {
 		if *budget <= 0 {
 			v.truncated = true

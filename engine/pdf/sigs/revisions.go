@@ -1,4 +1,4 @@
-package pdf
+package sigs
 
 import (
 	"github.com/doctrust/doctrust/engine/pdf/cos"
@@ -88,7 +88,7 @@ func (a *analysis) rolesIn(rev int) pageRoles {
 	if cat == nil {
 		return roles
 	}
-	pages, _ := walkPages(a.f, cat, rev)
+	pages := a.walkPages(cat, rev)
 	for _, p := range pages {
 		c := p.dict.Get("Contents")
 		if ref, ok := c.(cos.Ref); ok {

@@ -1,4 +1,4 @@
-package pdf
+package sigs
 
 // maxRoleNodes bounds the nodes (pages, annotations, fields, DSS entries)
 // the view walks of one analysis visit together; past it the remaining

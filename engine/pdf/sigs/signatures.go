@@ -1,4 +1,4 @@
-package pdf
+package sigs
 
 import (
 	"sort"
@@ -50,13 +50,6 @@ type sigInventory struct {
 	truncated   bool
 	budget      int // field-walk nodes left for the older views
 	lockNames   int // FieldMDP field names the locks may still list
-}
-
-// readSigned sets document.signed: any signature value in the newest view.
-// It runs as a step of its own so that a fault in the inventory leaves the
-// rest of the document block intact.
-func (a *analysis) readSigned() {
-	a.r.Document.Signed = len(a.signatures().sigs) > 0
 }
 
 // signatures builds the inventory once; document.signed, signature-coverage
