@@ -83,7 +83,7 @@ func (a *analysis) metadataInconsistency() *report.Finding {
 		found = append(found, finding{report.Low, report.Msg("metadata-inconsistency.history-editor", "editors", len(historyEditors))})
 		report.Capped(ev, "historyEditors", historyEditors)
 	}
-	h := readHistory(a.metadataHistory(), a.xmp.All(nsEvt, "softwareAgent"))
+	h := readHistory(a.metadataHistory())
 	if len(h.laundered) > 0 {
 		// An editor's name replaced by a non-editor's in a later revision
 		// that signs nothing: the trace of putting the original producer

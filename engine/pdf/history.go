@@ -17,8 +17,9 @@ const maxHistoryRevisions = 64
 // XMP packet of its catalogue.
 type revisionMeta struct {
 	revision                         int
-	producer, creator                string // Info
-	xmpProducer, xmpCreator, toolkit string // pdf:Producer, xmp:CreatorTool, x:xmptk
+	producer, creator                string   // Info
+	xmpProducer, xmpCreator, toolkit string   // pdf:Producer, xmp:CreatorTool, x:xmptk
+	agents                           []string // xmpMM:History stEvt:softwareAgent
 	created, modified                cos.Date
 	hasCreated, hasModified          bool
 	// signed: the revision added a signature; signing tools restamp the
@@ -26,14 +27,15 @@ type revisionMeta struct {
 	signed bool
 }
 
-// claimed is every producer and creator value the revision names.
+// claimed is every producer and creator value the revision names, and
+// the software agents of its XMP editing history.
 func (m revisionMeta) claimed() []string {
-	return []string{m.producer, m.creator, m.xmpProducer, m.xmpCreator}
+	return append([]string{m.producer, m.creator, m.xmpProducer, m.xmpCreator}, m.agents...)
 }
 
-// editors are the PDF editors the revision's producer and creator values
-// name (the XMP toolkit aside: it is not a claim about who wrote the
-// document).
+// editors are the PDF editors the revision's producer, creator and XMP
+// history name (the XMP toolkit aside: it is not a claim about who wrote
+// the document).
 func (m revisionMeta) editors() []producers.Tool {
 	var out []producers.Tool
 	for _, t := range producers.Identify(m.claimed()...) {
@@ -101,6 +103,7 @@ func (a *analysis) metadataHistory() []revisionMeta {
 			}
 		}
 		m.xmpProducer, m.xmpCreator, m.toolkit = x.First(nsPDF, "Producer"), x.First(nsXMP, "CreatorTool"), x.First(nsMeta, "xmptk")
+		m.agents = x.All(nsEvt, "softwareAgent")
 		out = append(out, m)
 	}
 	return out
@@ -108,10 +111,10 @@ func (a *analysis) metadataHistory() []revisionMeta {
 
 // historyFindings are the producer-history facts of a revised file.
 type historyFindings struct {
-	// laundered: editors an earlier revision named that the newest
-	// revision's producer and creator no longer name, while they name no
-	// editor at all; namedIn and clearedIn are the revisions that named
-	// and first dropped them.
+	// laundered: editors an earlier revision named (producer, creator or
+	// XMP history) while the newest revision names no editor at all;
+	// namedIn and clearedIn are the revisions that named and first dropped
+	// them.
 	laundered          []producers.Tool
 	namedIn, clearedIn int
 	// changed lists what changed between two consecutive unsigned
@@ -120,21 +123,17 @@ type historyFindings struct {
 }
 
 // readHistory compares the revisions' metadata.
-func readHistory(h []revisionMeta, finalHistory []string) historyFindings {
+func readHistory(h []revisionMeta) historyFindings {
 	var out historyFindings
 	if len(h) < 2 {
 		return out
 	}
 	final := h[len(h)-1]
 	if len(final.editors()) == 0 {
-		still := map[string]bool{}
-		for _, t := range producers.Identify(finalHistory...) {
-			still[t.Name] = true
-		}
 		seen := map[string]bool{}
 		for i, m := range h[:len(h)-1] {
 			for _, t := range m.editors() {
-				if still[t.Name] || seen[t.Name] {
+				if seen[t.Name] {
 					continue
 				}
 				// The revision that dropped the name: a signing revision
@@ -178,8 +177,8 @@ func readHistory(h []revisionMeta, finalHistory []string) historyFindings {
 	return out
 }
 
-// clearedAt is the index of the first revision after i whose producer and
-// creator no longer name t, or -1.
+// clearedAt is the index of the first revision after i whose producer,
+// creator and XMP history no longer name t, or -1.
 func clearedAt(h []revisionMeta, i int, t producers.Tool) int {
 	for j := i + 1; j < len(h); j++ {
 		named := false

@@ -78,6 +78,29 @@ func TestProducerHistory(t *testing.T) {
 		s := must(t, analyze(t, u.Bytes(), full), "metadata-inconsistency")
 		expect(t, s, report.Medium, "metadata-inconsistency.editor-laundered")
 	})
+	t.Run("an editor dropped from the xmp history", func(t *testing.T) {
+		agent := "<xmpMM:History><rdf:Seq><rdf:li rdf:parseType=\"Resource\"><stEvt:action>saved</stEvt:action>" +
+			"<stEvt:softwareAgent>Adobe Acrobat Pro DC 21.1</stEvt:softwareAgent></rdf:li></rdf:Seq></xmpMM:History>"
+		b := withXMP(withInfo(pdftest.OnePage("x"), "/Producer (Writer)", ""), "<pdf:Producer>Writer</pdf:Producer>"+agent, "")
+		u := pdftest.Update(b.Bytes())
+		u.Stream(7, "<< /Type /Metadata /Subtype /XML >>", pdftest.XMP("<pdf:Producer>Writer</pdf:Producer>"))
+		u.Trailer("/Root 1 0 R /Info 6 0 R")
+		s := must(t, analyze(t, u.Bytes(), full), "metadata-inconsistency")
+		expect(t, s, report.Medium, "metadata-inconsistency.editor-laundered")
+		eq(t, "launderedEditors", s.Evidence["launderedEditors"], []map[string]string{{"name": "Adobe Acrobat", "class": "desktop-editor"}})
+	})
+	t.Run("an editor still in the final history is not laundering", func(t *testing.T) {
+		agent := "<xmpMM:History><rdf:Seq><rdf:li rdf:parseType=\"Resource\">" +
+			"<stEvt:softwareAgent>Adobe Acrobat Pro DC 21.1</stEvt:softwareAgent></rdf:li></rdf:Seq></xmpMM:History>"
+		b := withXMP(withInfo(pdftest.OnePage("x"), "/Producer (Adobe Acrobat Pro DC 21.1)", ""), agent, "")
+		u := pdftest.Update(b.Bytes())
+		u.Set(6, "<< /Producer (Writer) >>")
+		u.Trailer("/Root 1 0 R /Info 6 0 R")
+		s := must(t, analyze(t, u.Bytes(), full), "metadata-inconsistency")
+		if s.Evidence["launderedEditors"] != nil {
+			t.Fatalf("laundering reported: %v", s.Evidence)
+		}
+	})
 }
 
 // TestEditorsBeyondProducer: ExifTool as XMP toolkit and a Ghostscript
