@@ -60,6 +60,7 @@ func (a *analysis) metadataHistory() []revisionMeta {
 	}
 	var out []revisionMeta
 	var prevXMP *XMP
+	prevRef := -1
 	for k := 1; k <= n; k++ {
 		if k >= maxHistoryRevisions && k < n {
 			continue
@@ -80,15 +81,20 @@ func (a *analysis) metadataHistory() []revisionMeta {
 			if root := cos.DictOf(a.f.ResolveIn(trailer.Get("Root"), view)); root != nil {
 				ref, isRef := root.Get("Metadata").(cos.Ref)
 				_, written := a.f.Revisions[k-1].Find(ref.Num)
-				// An XMP stream no revision since the last decode wrote is
+				// The same XMP object, not rewritten by this revision, is
 				// the packet already read.
-				if isRef && (written || prevXMP == nil) {
+				switch {
+				case !isRef:
+					x = nil
+				case written || ref.Num != prevRef || prevXMP == nil:
+					x = nil
 					if st, ok := a.f.ResolveIn(ref, view).(*cos.Stream); ok {
 						x = a.decodeXMP(st)
 					}
-				} else if !isRef {
-					x = nil
 				}
+				prevRef = ref.Num
+			} else {
+				x = nil
 			}
 			prevXMP = x
 		}

@@ -15,8 +15,7 @@ const (
 	FactEditorNamed Fact = "editor-named"
 	// FactMetadataRewritten: the metadata was rewritten after the original
 	// save: producer, creator or dates changed between revisions, an
-	// editor's name written over, Info and XMP disagreeing as when one tool
-	// updates only one of them.
+	// editor's name written over.
 	FactMetadataRewritten Fact = "metadata-rewritten"
 	// FactContentRevised: a later revision rewrote what a page shows (page
 	// content, digits, images).
@@ -56,9 +55,11 @@ var corroboration = []corroborationRow{
 	{Family: "embedded-image-anomalies", Codes: []string{"embedded-image-anomalies.editor-metadata"}, Fact: FactEditorNamed},
 	{Family: "image-editing-software", Fact: FactEditorNamed},
 
+	// Info and XMP disagreeing (producer-mismatch, date-mismatch) is left
+	// out: it is mostly the by-product of the editor already named
+	// stamping only one of them, or a generator's own quirk.
 	{Family: "metadata-inconsistency", Codes: []string{
 		"metadata-inconsistency.editor-laundered", "metadata-inconsistency.history-changed",
-		"metadata-inconsistency.producer-mismatch", "metadata-inconsistency.date-mismatch",
 	}, Fact: FactMetadataRewritten},
 	{Family: "office-metadata-anomalies", Fact: FactMetadataRewritten},
 	{Family: "image-metadata-inconsistency", Fact: FactMetadataRewritten},

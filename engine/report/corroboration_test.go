@@ -16,7 +16,8 @@ func coded(id string, s Severity, code string, notes ...string) Signal {
 func TestCorroborationScore(t *testing.T) {
 	editor := coded("producer-fingerprint", Low, "producer-fingerprint.editor-single-save")
 	history := coded("metadata-inconsistency", Low, "metadata-inconsistency.history-editor")
-	laundered := coded("metadata-inconsistency", Medium, "metadata-inconsistency.producer-mismatch", "metadata-inconsistency.editor-laundered")
+	laundered := coded("metadata-inconsistency", Medium, "metadata-inconsistency.dates-out-of-order", "metadata-inconsistency.editor-laundered")
+	mismatch := coded("metadata-inconsistency", Low, "metadata-inconsistency.producer-mismatch")
 	content := coded("incremental-updates", Medium, "incremental-updates.content-touched")
 	appended := coded("incremental-updates", Low, "incremental-updates.appended")
 	font := coded("font-anomalies", Low, "font-anomalies.later-revision-font")
@@ -37,6 +38,7 @@ func TestCorroborationScore(t *testing.T) {
 		{"a variant outside the table does not count", []Signal{editor, subsets}, 20, BandLow, []Fact{FactEditorNamed}},
 		{"an appended revision alone is no fact", []Signal{editor, appended}, 20, BandLow, []Fact{FactEditorNamed}},
 		{"families outside the table never corroborate", []Signal{editor, active}, 20, BandLow, []Fact{FactEditorNamed}},
+		{"Info and XMP disagreeing is no fact of its own", []Signal{editor, mismatch}, 20, BandLow, []Fact{FactEditorNamed}},
 		{"a note's code counts", []Signal{editor, laundered}, 60, BandElevated, []Fact{FactEditorNamed, FactMetadataRewritten}},
 		{"info signals are no evidence", []Signal{infoEditor, font}, 10, BandLow, []Fact{FactFontInconsistent}},
 		{"three facts still clamp to 69 without a high", []Signal{editor, laundered, content}, 69, BandElevated,
