@@ -18,7 +18,8 @@ const (
 )
 
 // metadataInconsistency compares the Info dictionary with the XMP packet,
-// checks date order and future dates, and reads the XMP editing history.
+// checks date order and future dates, reads the XMP editing history, and
+// compares the metadata of every revision (history.go).
 func (a *analysis) metadataInconsistency() *report.Finding {
 	if a.sealed() {
 		return nil
@@ -82,15 +83,28 @@ func (a *analysis) metadataInconsistency() *report.Finding {
 		found = append(found, finding{report.Low, report.Msg("metadata-inconsistency.history-editor", "editors", len(historyEditors))})
 		report.Capped(ev, "historyEditors", historyEditors)
 	}
+	h := readHistory(a.metadataHistory())
+	if len(h.laundered) > 0 {
+		// An editor's name replaced by a non-editor's in a later revision
+		// that signs nothing: the trace of putting the original producer
+		// back after an edit.
+		found = append(found, finding{report.Medium, report.Msg("metadata-inconsistency.editor-laundered",
+			"editors", len(h.laundered), "namedInRevision", h.namedIn, "clearedInRevision", h.clearedIn)})
+		report.Capped(ev, "launderedEditors", h.laundered)
+		ev["launderedRevisions"] = map[string]any{"named": h.namedIn, "cleared": h.clearedIn}
+	}
+	if len(h.changed) > 0 {
+		found = append(found, finding{report.Low, report.Msg("metadata-inconsistency.history-changed", "fields", len(h.changed))})
+		ev["changedBetweenRevisions"] = h.changed
+	}
 	if len(found) == 0 {
 		return nil
 	}
-	fd := &report.Finding{Family: "metadata-inconsistency", Evidence: ev, Severity: found[0].sev, Message: found[0].msg}
-	for _, f := range found[1:] {
-		fd.Severity = fd.Severity.Max(f.sev)
-		fd.Notes = append(fd.Notes, f.msg)
+	vs := make([]report.Variant, len(found))
+	for i, f := range found {
+		vs[i] = report.Variant{Severity: f.sev, Message: f.msg}
 	}
-	return fd
+	return report.Compose("metadata-inconsistency", vs, ev)
 }
 
 // before reports a strictly earlier date beyond the tolerance.

@@ -24,6 +24,10 @@ func (a *analysis) producerFingerprint() *report.Finding {
 			break
 		}
 	}
+	if editors[0] == producers.Redistilled {
+		// The producer is the re-distilling Ghostscript itself.
+		origin = "pdf-editor"
+	}
 	revisions := len(a.f.Revisions)
 	ev := map[string]any{
 		"origin":    origin,
@@ -54,11 +58,33 @@ func (a *analysis) producerFingerprint() *report.Finding {
 }
 
 // tools identifies the software named in the Info dictionary, the XMP
-// producer and creator tool, and the XMP history.
+// producer and creator tool, and the XMP history; an editor named as the
+// XMP toolkit (ExifTool rewriting the metadata); and Ghostscript's pdfwrite
+// re-distilling a file whose creator wrote PDF itself.
 func (a *analysis) tools() []producers.Tool {
+	producer := firstNonEmpty(a.infoText("Producer"), a.xmp.First(nsPDF, "Producer"))
+	creator := firstNonEmpty(a.infoText("Creator"), a.xmp.First(nsXMP, "CreatorTool"))
 	values := []string{a.infoText("Producer"), a.xmp.First(nsPDF, "Producer"), a.infoText("Creator"), a.xmp.First(nsXMP, "CreatorTool")}
 	values = append(values, a.xmp.All(nsEvt, "softwareAgent")...)
-	return producers.Identify(values...)
+	out := producers.Identify(values...)
+	if producers.Redistill(producer, creator) {
+		out = append([]producers.Tool{producers.Redistilled}, out...)
+	}
+	for _, t := range producers.Match(a.xmp.First(nsMeta, "xmptk")) {
+		if t.Class.IsEditor() && !hasTool(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func hasTool(ts []producers.Tool, t producers.Tool) bool {
+	for _, u := range ts {
+		if u.Name == t.Name {
+			return true
+		}
+	}
+	return false
 }
 
 // editorTools are the PDF editors among tools, found once per analysis.

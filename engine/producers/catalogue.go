@@ -53,6 +53,13 @@
 //     QuarkXPress are authoring (OfficeSuite).
 //   - Canva is an OnlineEditor: it imports and edits existing PDFs, and a
 //     financial document that comes out of Canva is a forgery trace either way.
+//   - ExifTool is a ModifyLibrary: in a PDF it only ever rewrites the
+//     metadata of an existing file.
+//   - Ghostscript is a PrintDriver, but Ghostscript's pdfwrite over a file
+//     whose creator writes PDF itself (a PDF library, a browser's PDF
+//     printing, an office suite's own PDF export) is a re-distill of an
+//     existing PDF: Redistill reports it as the ModifyLibrary "Ghostscript
+//     pdfwrite (re-distill)".
 //   - Signing services and libraries (DocuSign, Acrobat Sign: ReportGenerator;
 //     pyHanko: Library) are not editors; their incremental updates belong to
 //     the signature family.
@@ -191,6 +198,10 @@ var catalogue = []rule{
 	{name: "PDFium", class: ModifyLibrary, subs: []string{"pdfium"}},
 	{name: "PDFTron / Apryse PDFNet", class: ModifyLibrary, subs: []string{"pdftron", "pdfnet"}},
 	{name: "PSPDFKit", class: ModifyLibrary, subs: []string{"pspdfkit"}},
+	// ExifTool rewrites metadata in place (as an incremental update for a
+	// PDF) and names itself only as the XMP toolkit (x:xmptk
+	// "Image::ExifTool 12.57"): in a PDF it is a metadata editor.
+	{name: "ExifTool", class: ModifyLibrary, subs: []string{"image::exiftool"}, words: []string{"exiftool"}},
 
 	// ---- OCR ----
 	{name: "ABBYY FineReader", class: OCR, words: []string{"abbyy", "finereader"},

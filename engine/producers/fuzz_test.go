@@ -45,3 +45,21 @@ func FuzzMatch(f *testing.F) {
 		}
 	})
 }
+
+// FuzzRedistill: any producer and creator pair gives an answer without a
+// panic, and a re-distill always has Ghostscript as its producer.
+func FuzzRedistill(f *testing.F) {
+	f.Add("GPL Ghostscript 10.00.0", "HeadlessChrome/156")
+	f.Add("GPL Ghostscript 10.00.0", "PScript5.dll Version 5.2.2")
+	f.Add("Ghostscript", "Writer")
+	f.Add("\xff\xfe", "calc\x00")
+	f.Fuzz(func(t *testing.T, producer, creator string) {
+		got := Redistill(producer, creator)
+		if got && !names(producer, "Ghostscript") {
+			t.Fatalf("Redistill(%q, %q) without Ghostscript as producer", producer, creator)
+		}
+		if again := Redistill(producer, creator); again != got {
+			t.Fatalf("Redistill(%q, %q) not deterministic", producer, creator)
+		}
+	})
+}

@@ -82,6 +82,8 @@ var catalogue = []entry{
 	{"metadata-inconsistency.producer-mismatch", "Info and XMP producers differ", "The producer recorded in the Info dictionary differs from the one in the XMP metadata, as happens when one tool updates only one of them."},
 	{"metadata-inconsistency.date-mismatch", "Info and XMP dates differ", "{fields} date field(s) differ between the Info dictionary and the XMP metadata by more than {toleranceSeconds} seconds."},
 	{"metadata-inconsistency.history-editor", "Editing tool in XMP history", "The XMP editing history names {editors} PDF editing tool(s)."},
+	{"metadata-inconsistency.editor-laundered", "Editor's name removed from the metadata", "Revision {namedInRevision} named {editors} PDF editing tool(s) as producer or creator, and revision {clearedInRevision} replaced the name with software that is not an editor, as happens when the original producer is written back after an edit."},
+	{"metadata-inconsistency.history-changed", "Metadata changed between revisions", "{fields} metadata field(s) (producer, creator, creation date, or a modification date moving backwards) changed between two revisions that add no signature."},
 
 	// compare findings (engine/compare)
 	{"compare.identical-bytes", "Identical files", "The two files are byte for byte identical."},

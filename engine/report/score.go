@@ -11,7 +11,8 @@ const (
 	BandHigh     Band = "high"
 )
 
-// Severity weights: each signal adds its severity's points, the sum is capped
+// Severity weights: each signal adds its severity's points, independent
+// facts of editing that agree add a corroboration bonus, the sum is capped
 // at 100, and without a high-severity signal it is clamped to 69 so the high
 // band stays reserved for reports with at least one high signal (SPEC.md).
 // docs/scoring.md explains the choice; changing these changes EngineVersion.
@@ -48,6 +49,8 @@ func BandOf(score int) Band {
 }
 
 // Score computes riskScore, riskBand and signalCount from the signals.
+// Independent facts of editing that agree (corroboration.go) add
+// corroborationPoints once, before the cap and the clamp.
 func Score(signals []Signal) (score int, band Band, count int) {
 	hasHigh := false
 	for _, s := range signals {
@@ -58,6 +61,9 @@ func Score(signals []Signal) (score int, band Band, count int) {
 		if s.Severity == High {
 			hasHigh = true
 		}
+	}
+	if _, ok := Corroborated(signals); ok {
+		score += corroborationPoints
 	}
 	score = min(score, maxScore)
 	if !hasHigh {
@@ -82,6 +88,7 @@ func (r *Report) Finish() {
 		kept = append(kept, s)
 	}
 	r.Signals = kept
+	annotateCorroboration(r.Signals)
 	r.Summary.RiskScore, r.Summary.RiskBand, r.Summary.SignalCount = Score(r.Signals)
 	r.Summary.Revisions = r.Document.Revisions
 	c := &r.Summary.Cost

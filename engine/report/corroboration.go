@@ -1,0 +1,203 @@
+package report
+
+import "sort"
+
+// Fact is one independent line of evidence that a document was changed
+// after it was made. Signals of several families may establish the same
+// fact (an editor named by the producer and by the XMP history is one
+// fact, not two); corroboration counts facts, never signals.
+type Fact string
+
+// The facts of the corroboration table.
+const (
+	// FactEditorNamed: an editing tool is named as the producer, creator,
+	// XMP toolkit or in the XMP history, or edited an embedded image.
+	FactEditorNamed Fact = "editor-named"
+	// FactMetadataRewritten: the metadata was rewritten after the original
+	// save: producer, creator or dates changed between revisions, an
+	// editor's name written over.
+	FactMetadataRewritten Fact = "metadata-rewritten"
+	// FactContentRevised: a later revision rewrote what a page shows (page
+	// content, digits, images).
+	FactContentRevised Fact = "content-revised"
+	// FactTextCovered: text covered by an opaque box, image or annotation,
+	// typically with new text on top.
+	FactTextCovered Fact = "text-covered"
+	// FactFontInconsistent: fonts that do not belong to the original
+	// typesetting: first written by a later revision, or mapping digits to
+	// other digits.
+	FactFontInconsistent Fact = "font-inconsistent"
+	// FactIssuerDiverges: the file's structure diverges from the named
+	// issuer's baseline.
+	FactIssuerDiverges Fact = "issuer-diverges"
+	// FactRecompressed: an image re-encoded or its thumbnail out of step
+	// with it after capture.
+	FactRecompressed Fact = "recompressed"
+)
+
+// corroborationRow says that a family's signal establishes a fact: any
+// variant of the family when Codes is empty, otherwise only a signal whose
+// message or one of whose notes has one of the codes. A family other
+// engineers add, or a new variant, joins the rule with one row here.
+type corroborationRow struct {
+	Family string
+	Codes  []string
+	Fact   Fact
+}
+
+// corroboration is the one table of which signals are independent evidence
+// of editing. Facts that are not in it (active content, signatures,
+// injection markers, structure warnings, geometry differences a genuine
+// file shows) never corroborate. docs/scoring.md documents the table.
+var corroboration = []corroborationRow{
+	{Family: "producer-fingerprint", Fact: FactEditorNamed},
+	{Family: "metadata-inconsistency", Codes: []string{"metadata-inconsistency.history-editor"}, Fact: FactEditorNamed},
+	{Family: "embedded-image-anomalies", Codes: []string{"embedded-image-anomalies.editor-metadata"}, Fact: FactEditorNamed},
+	{Family: "image-editing-software", Fact: FactEditorNamed},
+
+	// Info and XMP disagreeing (producer-mismatch, date-mismatch) is left
+	// out: it is mostly the by-product of the editor already named
+	// stamping only one of them, or a generator's own quirk.
+	{Family: "metadata-inconsistency", Codes: []string{
+		"metadata-inconsistency.editor-laundered", "metadata-inconsistency.history-changed",
+	}, Fact: FactMetadataRewritten},
+	{Family: "office-metadata-anomalies", Fact: FactMetadataRewritten},
+	// An EXIF size that no longer matches the image, or a make without a
+	// model, is what any export or resize leaves (the editor is already
+	// named when there is one); only dates that contradict each other
+	// are a rewrite of their own.
+	{Family: "image-metadata-inconsistency", Codes: []string{
+		"image-metadata-inconsistency.modify-before-capture", "image-metadata-inconsistency.xmp-date-mismatch",
+	}, Fact: FactMetadataRewritten},
+
+	{Family: "incremental-updates", Codes: []string{"incremental-updates.content-touched"}, Fact: FactContentRevised},
+	{Family: "numeric-edits", Fact: FactContentRevised},
+	{Family: "embedded-image-anomalies", Codes: []string{"embedded-image-anomalies.replaced"}, Fact: FactContentRevised},
+
+	{Family: "content-overlay", Fact: FactTextCovered},
+	// annotation-overlays.editor-tool needs an editor named to fire at all,
+	// so it would count the editor twice: only the later-revision cover is
+	// a fact of its own.
+	{Family: "annotation-overlays", Codes: []string{"annotation-overlays.later-revision"}, Fact: FactTextCovered},
+
+	{Family: "font-anomalies", Codes: []string{"font-anomalies.later-revision-font", "font-anomalies.digit-tounicode"}, Fact: FactFontInconsistent},
+
+	{Family: "issuer-mismatch", Fact: FactIssuerDiverges},
+
+	{Family: "image-compression-history", Fact: FactRecompressed},
+	// A thumbnail larger than its image is a quirk of some cameras (FLIR):
+	// only a thumbnail of another shape is a fact.
+	{Family: "image-thumbnail-mismatch", Codes: []string{"image-thumbnail-mismatch.aspect-ratio"}, Fact: FactRecompressed},
+}
+
+// Corroboration parameters: from corroborateMin independent facts on, the
+// score gains corroborationPoints once. Two low signals (20) that agree
+// reach 40, elevated; the SPEC.md clamp still keeps a report without a
+// high signal at 69 or below.
+const (
+	corroborateMin      = 2
+	corroborationPoints = 20
+)
+
+// factsOf returns the facts one signal establishes, in table order. Info
+// signals establish none: they are context, never evidence.
+func factsOf(s Signal) []Fact {
+	if s.Severity.Rank() == 0 {
+		return nil
+	}
+	var out []Fact
+	for _, row := range corroboration {
+		if row.Family != s.ID || !matchesCodes(s, row.Codes) {
+			continue
+		}
+		dup := false
+		for _, f := range out {
+			dup = dup || f == row.Fact
+		}
+		if !dup {
+			out = append(out, row.Fact)
+		}
+	}
+	return out
+}
+
+func matchesCodes(s Signal, codes []string) bool {
+	if len(codes) == 0 {
+		return true
+	}
+	for _, c := range codes {
+		if s.Message.Code == c {
+			return true
+		}
+		for _, n := range s.Notes {
+			if n.Code == c {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Corroborated returns the distinct facts the signals establish (sorted)
+// and whether they are enough to corroborate one another.
+func Corroborated(signals []Signal) (facts []Fact, ok bool) {
+	seen := map[Fact]bool{}
+	for _, s := range signals {
+		for _, f := range factsOf(s) {
+			if !seen[f] {
+				seen[f] = true
+				facts = append(facts, f)
+			}
+		}
+	}
+	sort.Slice(facts, func(i, j int) bool { return facts[i] < facts[j] })
+	return facts, len(facts) >= corroborateMin
+}
+
+// annotateCorroboration marks every signal that took part in a
+// corroboration with evidence.corroboration: the signal's own facts, every
+// fact of the report, and the families that established them, so the
+// report shows which signals agreed and why the score is what it is. A
+// note would break the rule that a signal's notes are its own family's
+// variants; evidence is additive (SPEC.md). Earlier marking is removed
+// first, so Finish stays idempotent when a later step (an issuer
+// comparison) adds a signal.
+func annotateCorroboration(signals []Signal) {
+	facts, ok := Corroborated(signals)
+	var families []string
+	if ok {
+		for _, s := range signals {
+			if len(factsOf(s)) > 0 {
+				families = append(families, s.ID)
+			}
+		}
+		sort.Strings(families)
+	}
+	for i := range signals {
+		s := &signals[i]
+		if s.Evidence != nil {
+			delete(s.Evidence, "corroboration")
+		}
+		own := factsOf(*s)
+		if !ok || len(own) == 0 {
+			continue
+		}
+		if s.Evidence == nil {
+			s.Evidence = map[string]any{}
+		}
+		s.Evidence["corroboration"] = map[string]any{
+			"facts":    factNames(own),
+			"agreeing": factNames(facts),
+			"families": families,
+			"points":   corroborationPoints,
+		}
+	}
+}
+
+func factNames(fs []Fact) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = string(f)
+	}
+	return out
+}
