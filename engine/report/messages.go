@@ -62,7 +62,8 @@ var catalogue = []entry{
 	{"incremental-updates.content-touched", "Content changed after the original save", "{appended} revision(s) were appended after the original save; {contentRevisions} of them wrote page content, pages or page images."},
 
 	// active-content
-	{"active-content.javascript", "JavaScript present", "The document carries {total} active element(s), including JavaScript; none of it was run."},
+	{"active-content.javascript", "JavaScript present", "The document carries {total} active element(s), including JavaScript that calls network, mail, file, launch or run-time code functions, or is packed or unreadable; none of it was run."},
+	{"active-content.form-scripts", "Form scripts present", "The document carries {total} active element(s), including {scripts} JavaScript script(s) that call no network, mail, file, launch or run-time code functions and are not packed; none of it was run."},
 	{"active-content.launch", "Launch action present", "The document carries {total} active element(s), including an action that launches an external program; nothing was run."},
 	{"active-content.submit", "Form submission or data import", "The document carries {total} active element(s), including actions that submit or import form data; nothing was run."},
 	{"active-content.rich-media", "Rich media present", "The document carries {total} active element(s), including rich media; nothing was played."},
@@ -126,10 +127,12 @@ var catalogue = []entry{
 	// end of page content families
 	// signature families (engine/pdf)
 	{"signature-coverage.signature-removed", "Signature removed", "{removed} signature(s) attached in an earlier revision are no longer attached to the document."},
-	{"signature-coverage.range-anomaly", "Signature byte range anomaly", "{signatures} signature(s) have a byte range that does not cover their revision exactly: a gap, an overlap, a range that stops short or runs past the file, or a hole that is not the signature's own value."},
+	{"signature-coverage.range-anomaly", "Signature byte range anomaly", "{signatures} signature(s) have a byte range that does not cover their revision exactly ({anomalies})."},
 	{"signature-coverage.content-after-signing", "Content changed after signing", "{revisions} revision(s) appended after a signature changed page content, pages or page images."},
 	{"signature-coverage.unsigned-changes", "Unsigned changes after the last signature", "{revisions} revision(s) appended after the last signature are covered by no signature and change more than validation data and metadata."},
 	{"signature-coverage.usage-rights-anomaly", "Usage-rights signature no longer covers the file", "{signatures} usage-rights signature(s), which enable viewer features and vouch for no content, have a byte range that does not cover their revision exactly."},
+	{"signature-coverage.placeholder-values", "Signature fields look signed but are not", "{values} signature value(s) carry no signature bytes (no /Contents, or only zero bytes): the fields state signer details but nothing was signed."},
+	{"signature-coverage.unsigned-fields", "Unsigned signature fields", "{fields} signature field(s) carry no signature value: the document is not signed."},
 	{"signature-coverage.intact", "Signatures cover their revisions", "{signatures} signature(s) and {timestamps} document timestamp(s) cover their revisions; anything appended after them is validation data, metadata or covered by a later signature. Signatures were not validated cryptographically."},
 	{"signature-permissions.certification-broken", "Certification permissions broken", "{broken} of the {assessed} revision(s) appended after the certification signature made changes its permissions (P={p}) do not allow."},
 	{"signature-permissions.locked-field-changed", "Locked form field changed", "{fields} form field(s) locked by a signature were changed by a later revision ({changes} change(s))."},
