@@ -1065,8 +1065,8 @@ func TestDocumentBlock(t *testing.T) {
 		// (issue 25 item 5).
 		"placeholder without /Contents": {signed("<< /FT /Sig /T (Signature1) /V << /Type /Sig /Filter /Adobe.PPKLite /Name (Alice) /M (D:20250101) >> /Type /Annot /Subtype /Widget /Rect [0 0 0 0] /P 3 0 R >>"), false},
 		"placeholder of zero bytes":     {signed("<< /FT /Sig /T (Signature1) /V << /Type /Sig /ByteRange [0 100 200 300] /Contents <0000> >> /Type /Annot /Subtype /Widget /Rect [0 0 0 0] /P 3 0 R >>"), false},
-		"empty signature field":          {signed("<< /FT /Sig /T (Signature1) /Type /Annot /Subtype /Widget /Rect [0 0 0 0] /P 3 0 R >>"), false},
-		"no form":                        {pdftest.OnePage("x").Bytes(), false},
+		"empty signature field":         {signed("<< /FT /Sig /T (Signature1) /Type /Annot /Subtype /Widget /Rect [0 0 0 0] /P 3 0 R >>"), false},
+		"no form":                       {pdftest.OnePage("x").Bytes(), false},
 	} {
 		t.Run("signed: "+name, func(t *testing.T) {
 			eq(t, "signed", analyze(t, tc.data, full).Document["signed"], tc.want)
