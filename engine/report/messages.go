@@ -99,7 +99,8 @@ var catalogue = []entry{
 	// end of compare findings
 	// page content families (engine/pdf)
 	{"hidden-text.invisible", "Invisible text", "{runs} text run(s) on {pages} page(s) are drawn in the invisible render mode outside an OCR layer: a reader cannot see them, but text extraction and language models read them."},
-	{"hidden-text.background-colour", "Text in the colour of its background", "{runs} text run(s) on {pages} page(s) are painted in the same colour as the fill beneath them."},
+	{"hidden-text.background-colour", "Text in the colour of its background", "{runs} text run(s) on {pages} page(s) are painted in a colour that does not stand out from what lies beneath them."},
+	{"hidden-text.transparent", "Transparent text", "{runs} text run(s) on {pages} page(s) are painted at 10% opacity or less: a reader cannot see them, but text extraction and language models read them."},
 	{"hidden-text.outside-page", "Text outside the page", "{runs} text run(s) on {pages} page(s) lie entirely outside the visible page area (CropBox or MediaBox)."},
 	{"hidden-text.tiny", "Microscopic text", "{runs} text run(s) on {pages} page(s) are drawn smaller than 1 point."},
 	{"hidden-text.clipped", "Text clipped away", "{runs} text run(s) on {pages} page(s) are entirely outside their clipping path, so nothing of them is shown."},

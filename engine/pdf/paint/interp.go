@@ -39,6 +39,9 @@ type subpath struct {
 	rect   bool
 	closed bool
 	curved bool
+	// dir is the winding direction in page space, +1 or -1; 0 when not
+	// known (curves, more points than kept).
+	dir int8
 }
 
 // run is the state of one page walk.
@@ -49,6 +52,7 @@ type run struct {
 	stack    []gstate
 	tm, tlm  Matrix
 	path     []subpath
+	pieces   []Rect // minusHoles' result, reused from path to path
 	clipNext bool
 	marked   []bool // per open marked-content sequence: optional content
 	optional int
@@ -233,13 +237,17 @@ func (r *run) op(op string, args []Operand, fr frame) {
 	case "W", "W*":
 		r.clipNext = true
 	case "S", "s":
-		r.paint(false, true, fr)
-	case "f", "F", "f*":
-		r.paint(true, false, fr)
-	case "B", "B*", "b", "b*":
-		r.paint(true, true, fr)
+		r.paint(false, true, false, fr)
+	case "f", "F":
+		r.paint(true, false, false, fr)
+	case "f*":
+		r.paint(true, false, true, fr)
+	case "B", "b":
+		r.paint(true, true, false, fr)
+	case "B*", "b*":
+		r.paint(true, true, true, fr)
 	case "n":
-		r.paint(false, false, fr)
+		r.paint(false, false, false, fr)
 	case "sh":
 		// A shading fills the clip; its colours are not computed.
 		saved := r.gs.fill
@@ -405,7 +413,94 @@ func (r *run) rectangle(x, y, w, h float64) {
 	}
 	box := RectOf([4]float64{x, y, x + w, y + h})
 	pb := box.transform(r.gs.ctm)
-	r.path = append(r.path, subpath{box: pb, n: 4, rect: r.gs.ctm.axisAligned(), closed: true})
+	// re runs counter-clockwise in user space when w and h agree in sign;
+	// a mirroring CTM turns it.
+	m := r.gs.ctm
+	dir := int8(1)
+	if (w*h < 0) != (m[0]*m[3]-m[1]*m[2] < 0) {
+		dir = -1
+	}
+	r.path = append(r.path, subpath{box: pb, n: 4, rect: m.axisAligned(), closed: true, dir: dir})
+}
+
+// direction is the winding of a straight subpath whose points are all
+// kept (the shoelace sign), 0 otherwise.
+func (s *subpath) direction() int8 {
+	if s.dir != 0 || s.curved || s.n > maxPathPoints || s.n < 3 {
+		return s.dir
+	}
+	area := 0.0
+	for i := range s.n {
+		a, b := s.pts[i], s.pts[(i+1)%s.n]
+		area += a[0]*b[1] - b[0]*a[1]
+	}
+	switch {
+	case area > 0:
+		return 1
+	case area < 0:
+		return -1
+	}
+	return 0
+}
+
+// maxHoleSubpaths bounds the subpaths of one path checked for holes: each
+// is compared with every other. Frames and cut-outs have a handful.
+const maxHoleSubpaths = 32
+
+// holes marks the subpaths of a filled path that are holes under the fill
+// rule: a border drawn as an outer and an inner rectangle fills the band
+// between them, not the inner area (issue 25). A subpath lying inside
+// others is a hole when the winding number inside it is zero (non-zero
+// rule) or the count of subpaths around it, itself included, is even
+// (even-odd rule). Nil when nothing is a hole.
+func (r *run) holes(evenOdd bool) []bool {
+	n := len(r.path)
+	if n < 2 || n > maxHoleSubpaths {
+		return nil
+	}
+	var out []bool
+	for i := range r.path {
+		in := &r.path[i]
+		around, winding, known := 0, int(in.direction()), in.direction() != 0
+		for j := range r.path {
+			o := &r.path[j]
+			if j == i || !o.box.Contains(in.box, 0) || o.box == in.box {
+				continue
+			}
+			around++
+			d := o.direction()
+			winding += int(d)
+			known = known && d != 0
+		}
+		hole := around > 0 && ((evenOdd && around%2 == 1) || (!evenOdd && known && winding == 0))
+		if hole {
+			if out == nil {
+				out = make([]bool, n)
+			}
+			out[i] = true
+		}
+	}
+	return out
+}
+
+// minusHoles is box without the holes lying inside it, as rectangles.
+func (r *run) minusHoles(box Rect, holes []bool) []Rect {
+	pieces := append(r.pieces[:0], box)
+	for j, h := range holes {
+		if !h || !box.Contains(r.path[j].box, 0) || box == r.path[j].box {
+			continue
+		}
+		if len(pieces) > maxHoleSubpaths*4 {
+			break // overlapping cut-outs: the rest stays filled
+		}
+		next := make([]Rect, 0, len(pieces)+3)
+		for _, p := range pieces {
+			next = p.minus(r.path[j].box, next)
+		}
+		pieces = next
+	}
+	r.pieces = pieces
+	return pieces
 }
 
 // isRect recognises a rectangle drawn with m, l, l, l (and h).
@@ -443,10 +538,15 @@ func (r *run) full(n, limit int) bool {
 }
 
 // paint ends the current path: records what fill and stroke paint, then
-// applies a pending clip.
-func (r *run) paint(fill, stroke bool, fr frame) {
+// applies a pending clip. Holes the fill rule leaves are cut out of the
+// boxes that surround them.
+func (r *run) paint(fill, stroke, evenOdd bool, fr frame) {
 	if (fill || stroke) && len(r.path) > 0 {
 		seq := r.next()
+		var holes []bool
+		if fill {
+			holes = r.holes(evenOdd)
+		}
 		var rest Rect
 		restSet := false
 		for i := range r.path {
@@ -454,14 +554,24 @@ func (r *run) paint(fill, stroke bool, fr frame) {
 			if !sp.box.finite() {
 				continue
 			}
+			if holes != nil && holes[i] {
+				if stroke {
+					r.shape(Shape{Seq: seq, Box: sp.box, Rect: sp.isRect()}, false, true, fr)
+				}
+				continue
+			}
 			if sp.isRect() {
-				r.shape(Shape{Seq: seq, Box: sp.box, Rect: true}, fill, stroke, fr)
+				for _, p := range r.minusHoles(sp.box, holes) {
+					r.shape(Shape{Seq: seq, Box: p, Rect: true}, fill, stroke, fr)
+				}
 				continue
 			}
 			rest, restSet = rest.Union(sp.box), true
 		}
 		if restSet {
-			r.shape(Shape{Seq: seq, Box: rest}, fill, stroke, fr)
+			for _, p := range r.minusHoles(rest, holes) {
+				r.shape(Shape{Seq: seq, Box: p}, fill, stroke, fr)
+			}
 		}
 	}
 	if r.clipNext {
