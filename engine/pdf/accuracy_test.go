@@ -29,11 +29,11 @@ func gsPage(content, gs string) *pdftest.Builder {
 func TestFramesAreNotBoxes(t *testing.T) {
 	const secret = "Account 12345678"
 	frames := map[string]string{
-		"two rectangles, even-odd":             "0 g 50 680 320 60 re 55 685 310 50 re f*",
+		"two rectangles, even-odd":              "0 g 50 680 320 60 re 55 685 310 50 re f*",
 		"two rectangles, inner wound backwards": "0 g 50 680 320 60 re 365 685 -310 50 re f",
-		"two outlines as lines, even-odd":      "0 g 50 680 m 370 680 l 370 740 l 50 740 l h 55 685 m 365 685 l 365 735 l 55 735 l h f*",
-		"two outlines as lines, non-zero":      "0 g 50 680 m 370 680 l 370 740 l 50 740 l h 55 685 m 55 735 l 365 735 l 365 685 l h f",
-		"frame filled and stroked, even-odd":   "0 g 0 G 50 680 320 60 re 55 685 310 50 re B*",
+		"two outlines as lines, even-odd":       "0 g 50 680 m 370 680 l 370 740 l 50 740 l h 55 685 m 365 685 l 365 735 l 55 735 l h f*",
+		"two outlines as lines, non-zero":       "0 g 50 680 m 370 680 l 370 740 l 50 740 l h 55 685 m 55 735 l 365 735 l 365 685 l h f",
+		"frame filled and stroked, even-odd":    "0 g 0 G 50 680 320 60 re 55 685 310 50 re B*",
 	}
 	for name, frame := range frames {
 		t.Run(name, func(t *testing.T) {
@@ -46,7 +46,7 @@ func TestFramesAreNotBoxes(t *testing.T) {
 		})
 	}
 	boxes := map[string]string{
-		"two rectangles wound alike, non-zero": "0 g 50 680 320 60 re 55 685 310 50 re f",
+		"two rectangles wound alike, non-zero":  "0 g 50 680 320 60 re 55 685 310 50 re f",
 		"a box inside a frame's hole, even-odd": "0 g 50 680 320 60 re 55 685 310 50 re 60 690 300 40 re f*",
 	}
 	for name, box := range boxes {
