@@ -95,6 +95,9 @@ func TestHiddenTextMisses(t *testing.T) {
 		"red on green of equal weight": textPage(text72("Visible") + "0 0.5 0 rg 50 590 300 40 re f 0.8 0.2 0.2 rg BT /F1 12 Tf 72 600 Td (" + line + ") Tj ET").Bytes(),
 		"white mark on a larger glyph": textPage("BT /F1 40 Tf 72 590 Td (M) Tj ET 1 g BT /F1 12 Tf 76 600 Td (v) Tj ET").Bytes(),
 		"an OCR layer":                 imageTextPage(pdftest.FullPageImageContent + " BT 3 Tr /F1 12 Tf 72 600 Td (" + line + ") Tj ET").Bytes(),
+		// was medium: court filings label redaction boxes in the box's colour
+		// (x-ray's ok_words.pdf)
+		"redaction label on its box": textPage("0 g 50 590 300 40 re f BT /F1 12 Tf 72 600 Td (PRIVILEGED) Tj ET").Bytes(),
 	}
 	for name, data := range quiet {
 		t.Run("quiet: "+name, func(t *testing.T) {
@@ -102,6 +105,43 @@ func TestHiddenTextMisses(t *testing.T) {
 			if s := r.signal("hidden-text"); s != nil && s.Severity != string(report.Info) {
 				t.Fatalf("hidden-text %s %v", s.Severity, codesOf(s))
 			}
+		})
+	}
+}
+
+// TestRedactionGlyphExtentAndHatch (item 7).
+func TestRedactionGlyphExtentAndHatch(t *testing.T) {
+	const secret = "ACCOUNT 12345678"
+	// Helvetica 24 at baseline 700: the line box runs 695.2 to 719.2, the
+	// capitals' ink 700 to 716.8. A box from 699 to 718 covers 79.2% of
+	// the line box (it passed the 80% rule: not reported) and all the ink.
+	box := "0 g 60 699 300 19 re f"
+	cases := map[string]string{
+		"box over the ink, short of the line box": text72(secret) + box,
+		// was not reported: the hatch counted as "painted over"
+		"black box crossed by white hatch lines": text72(secret) + box + " 1 G 0.5 w 60 699 m 360 718 l S 60 718 m 360 699 l S",
+		"black box crossed by thin grey fills":   text72(secret) + box + " 0.5 g 60 705 300 1 re f 60 712 300 1 re f",
+	}
+	for name, content := range cases {
+		t.Run(name, func(t *testing.T) {
+			s := must(t, analyze(t, textPage(content).Bytes(), full), "redaction-exposure")
+			expect(t, s, report.High, "redaction-exposure.text-under-box")
+			wantHatch := 0
+			if strings.Contains(name, "crossed") {
+				wantHatch = 1
+			}
+			eq(t, "hatchedBoxes", s.Evidence["hatchedBoxes"], wantHatch)
+		})
+	}
+	quiet := map[string]string{
+		// a box that covers half the ink height hides nothing
+		"box over the lower half": text72(secret) + "0 g 60 699 300 9 re f",
+		// a wide fill on the box is what x-ray's one-colour check excludes
+		"white label on the box": text72(secret) + box + " 1 g 70 702 200 12 re f",
+	}
+	for name, content := range quiet {
+		t.Run("quiet: "+name, func(t *testing.T) {
+			absent(t, analyze(t, textPage(content).Bytes(), full), "redaction-exposure")
 		})
 	}
 }

@@ -147,8 +147,13 @@ func transparent(r *paint.TextRun) bool {
 // inBackground reports a run whose colour does not stand out from its
 // backdrop, confirmed (within the page's bound) not to be a halo or a
 // mark drawn on other glyphs.
+//
+// A run that holds nothing but a redaction label ("Privilege",
+// "REDACTED"), repeats one character or has no letter or digit says
+// nothing when hidden: court filings print such labels in the colour of
+// the redaction box (x-ray's harmless words, redactedText).
 func inBackground(r *paint.TextRun, cp *contentPage, drops []backdrop, colors []paint.Color, confirms *int) bool {
-	if !sameAsBackdrop(r, drops, colors) {
+	if !redactedText(r.Text) || !sameAsBackdrop(r, drops, colors) {
 		return false
 	}
 	if *confirms >= maxBackgroundConfirms {

@@ -741,6 +741,10 @@ func (r *run) show(items []Operand, fr frame) {
 	x := 0.0
 	y0, y1 := f.descent*gs.size+gs.rise, f.ascent*gs.size+gs.rise
 	row := newRowMap(m0, y0, y1)
+	var inks [inkClasses]rowMap
+	for i, e := range f.inkRows() {
+		inks[i] = newRowMap(m0, e[0]*gs.size+gs.rise, e[1]*gs.size+gs.rise)
+	}
 	for _, it := range items {
 		switch it.Kind {
 		case String:
@@ -751,6 +755,10 @@ func (r *run) show(items []Operand, fr frame) {
 				w := f.width(code)
 				g := Glyph{Text: f.text(code)}
 				g.Box = row.box(x, x+w*gs.size*gs.scale)
+				g.Ink = g.Box
+				if c := inkClass(g.Text); c != inkLine {
+					g.Ink = inks[c].box(x, x+w*gs.size*gs.scale)
+				}
 				if first {
 					tr.Box, first = g.Box, false
 				} else {
