@@ -27,24 +27,25 @@ type Font struct {
 	// Revision is the revision that wrote the font dictionary (0: unknown).
 	Revision int
 
-	composite bool
-	enc       encoding
-	hasEnc    bool // an explicit /Encoding (name or Differences)
-	toUni     *cmap
-	codes     *cmap // a composite font's encoding CMap: its code space
-	firstChar int
-	widths    []float64 // simple fonts: width of firstChar+i, in text space units
-	cidWidths cidWidthTable
-	missing   float64
-	ascent    float64
-	descent   float64
+	composite  bool
+	enc        encoding
+	hasEnc     bool // an explicit /Encoding (name or Differences)
+	toUni      *cmap
+	codes      *cmap // a composite font's encoding CMap: its code space
+	firstChar  int
+	widths     []float64 // simple fonts: width of firstChar+i, in text space units
+	cidWidths  cidWidthTable
+	missing    float64
+	ascent     float64
+	descent    float64
+	fontMatrix Matrix
+	approx     bool
+	texts      map[uint32]string
+	lowTexts   *[256]lowText // codes below 256, without hashing
+
 	// capHeight and xHeight bound the ink of capitals and digits, and of
 	// lowercase letters without ascenders (glyph extents, issue 25).
 	capHeight, xHeight float64
-	fontMatrix         Matrix
-	approx             bool
-	texts              map[uint32]string
-	lowTexts           *[256]lowText // codes below 256, without hashing
 }
 
 // lowText is a remembered decoding of a one-byte code.
