@@ -145,3 +145,33 @@ func TestRedactionGlyphExtentAndHatch(t *testing.T) {
 		})
 	}
 }
+
+// TestLockPermissions (item 9): a PDF 2.0 field lock with /P sets a
+// DocMDP level when the field is signed. Filling a field the lock does not
+// name, after an approval signature whose lock says P=1, was reported only
+// as unsigned changes (low); it is forbidden, at least medium.
+func TestLockPermissions(t *testing.T) {
+	for name, tc := range map[string]struct {
+		lock  string
+		edit  edit
+		sev   report.Severity
+		quiet bool
+	}{
+		"P=1 forbids form filling":        {"/Action /Include /Fields [(other)] /P 1", fillForm, report.Medium, false},
+		"P=2 permits form filling":        {"/Action /Include /Fields [(other)] /P 2", fillForm, "", true},
+		"P=2 forbids a new annotation":    {"/Action /Include /Fields [(other)] /P 2", addAnnotation, report.Medium, false},
+		"P=1 spares a document timestamp": {"/Action /Include /Fields [(other)] /P 1", addSignature("DocTimeStamp", ""), "", true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			opt := signOpts{field: "/Lock << /Type /SigFieldLock " + tc.lock + " >>"}
+			r := analyze(t, appendRevision(signedForm(opt), opt, tc.edit), full)
+			if tc.quiet {
+				absent(t, r, "signature-permissions")
+				return
+			}
+			s := must(t, r, "signature-permissions")
+			expect(t, s, tc.sev, "signature-permissions.lock-permissions-broken")
+			eq(t, "lockPermissionBreaks", s.Evidence["lockPermissionBreaks"], 1)
+		})
+	}
+}
