@@ -666,6 +666,8 @@ func TestActiveContent(t *testing.T) {
 			b.Stream(7, "", []byte("this.submitForm({cURL: \"https://example.com/collect\"})"))
 			return b.Bytes()
 		}(), report.Medium, "active-content.javascript", map[string]int{"javascript": 1, "openAction": 1}, map[string]any{"total": 2}},
+		{"UTF-16 JavaScript", catalog("/OpenAction << /S /JavaScript /JS " + pdftest.UTF16("var o = eval(\"1\");") + " >>").Bytes(),
+			report.Medium, "active-content.javascript", map[string]int{"javascript": 1, "openAction": 1}, map[string]any{"total": 2}},
 		{"packed JavaScript", catalog("/OpenAction << /S /JavaScript /JS (var p='" + strings.Repeat("Zm9v", 600) + "';) >>").Bytes(),
 			report.Medium, "active-content.javascript", map[string]int{"javascript": 1, "openAction": 1}, map[string]any{"total": 2}},
 		// Field formatting and a greeting: what form designers write (pdf.js's

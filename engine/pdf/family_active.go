@@ -146,7 +146,7 @@ var riskyCalls = []string{
 	"submitform", "launchurl", "geturl", "maildoc", "mailform", "mailmsg", "soap.", "net.http", "net.discover",
 	"exportdataobject", "importdataobject", "importanfdf", "importxfdf", "opendoc", "app.launch", "addscript",
 	"eval(", "unescape(", "fromcharcode", "stringfromstream", "settimeout", "setinterval",
-	"collab.", "media.newplayer", "customdictionaryopen", "geticon", "getannots", "printseps",
+	"collab.", "hostcontainer", "media.newplayer", "customdictionaryopen", "geticon", "getannots", "printseps",
 }
 
 // maxPlainToken is the longest run without white space that a hand-written
@@ -164,7 +164,8 @@ func (a *analysis) scriptCalls(scripts []cos.Object) []string {
 			found["unreadable"] = true
 			continue
 		}
-		lower := strings.ToLower(string(text))
+		// UTF-16 scripts (with a byte order mark) hide nothing from this.
+		lower := strings.ToLower(cos.DecodeText(text))
 		compact := strings.Join(strings.Fields(lower), "")
 		for _, c := range riskyCalls {
 			if strings.Contains(compact, c) {
@@ -172,7 +173,7 @@ func (a *analysis) scriptCalls(scripts []cos.Object) []string {
 			}
 		}
 		run := 0
-		for _, b := range text {
+		for _, b := range []byte(lower) {
 			if b == ' ' || b == '\t' || b == '\n' || b == '\r' {
 				run = 0
 			} else if run++; run > maxPlainToken {
