@@ -175,3 +175,34 @@ func TestLockPermissions(t *testing.T) {
 		})
 	}
 }
+
+// TestSoftMaskedText (item 6): text under a luminosity soft mask whose
+// group paints nothing lighter than 0.05 grey does not show. Soft masks
+// were not evaluated: such text counted as half opaque, not hidden.
+func TestSoftMaskedText(t *testing.T) {
+	const line = "Total due 1,250.00"
+	masked := func(group string, bc string) []byte {
+		b := gsPage(text72("Visible")+"/GS1 gs BT /F1 12 Tf 72 600 Td ("+line+") Tj ET", "/SMask << /Type /Mask /S /Luminosity /G 9 0 R "+bc+" >>")
+		b.Stream(9, "<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] /Group << /S /Transparency /CS /DeviceGray >> >>", []byte(group))
+		return b.Bytes()
+	}
+	for name, data := range map[string][]byte{
+		"dark grey group":                     masked("0.05 g 0 0 612 792 re f", ""),
+		"empty group on the default backdrop": masked("", ""),
+	} {
+		t.Run(name, func(t *testing.T) {
+			expect(t, must(t, analyze(t, data, full), "hidden-text"), report.Medium, "hidden-text.transparent")
+		})
+	}
+	for name, data := range map[string][]byte{
+		"white group":         masked("1 g 0 0 612 792 re f", ""),
+		"white backdrop":      masked("", "/BC [1]"),
+		"group with mid grey": masked("0.05 g 0 0 612 792 re f 0.6 g 0 500 612 200 re f", ""),
+	} {
+		t.Run("quiet: "+name, func(t *testing.T) {
+			if s := analyze(t, data, full).signal("hidden-text"); s != nil {
+				t.Fatalf("hidden-text %s %s", s.Severity, s.Message.Code)
+			}
+		})
+	}
+}

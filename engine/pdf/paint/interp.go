@@ -20,6 +20,10 @@ type gstate struct {
 	wordSpace, scale       float64
 	leading, rise          float64
 	mode                   int
+
+	// maskAlpha bounds the opacity a soft mask lets through (0.5 when it
+	// is not known).
+	maskAlpha float64
 }
 
 // frame is one content stream being run: the page's or a form's.
@@ -377,6 +381,10 @@ func (r *run) extGState(args []Operand, fr frame) {
 	if sm := r.in.src.Resolve(d.Get("SMask")); sm != nil {
 		n, isName := sm.(cos.Name)
 		gs.softMask = !isName || n != "None"
+		gs.maskAlpha = unknownMask
+		if md := cos.DictOf(sm); md != nil {
+			gs.maskAlpha = r.in.maskAlpha(md)
+		}
 	}
 }
 
@@ -600,7 +608,7 @@ func (r *run) shape(s Shape, fill, stroke bool, fr frame) {
 	s.Fill, s.Stroke = fill, stroke
 	s.FillColor, s.StrokeColor = r.gs.fill, r.gs.stroke
 	if r.gs.softMask {
-		s.FillColor.A, s.StrokeColor.A = min(s.FillColor.A, 0.5), min(s.StrokeColor.A, 0.5)
+		s.FillColor.A, s.StrokeColor.A = min(s.FillColor.A, r.gs.maskAlpha), min(s.StrokeColor.A, r.gs.maskAlpha)
 	}
 	s.Stream, s.Revision, s.Form = fr.stream, fr.revision, fr.form
 	r.page.Shapes = append(room(r.page.Shapes), s)
@@ -729,7 +737,8 @@ func (r *run) show(items []Operand, fr frame) {
 		Optional: r.optional > 0, Stream: fr.stream, Revision: fr.revision, Form: fr.form,
 	}
 	if gs.softMask {
-		tr.Fill.A = min(tr.Fill.A, 0.5)
+		tr.Fill.A = min(tr.Fill.A, gs.maskAlpha)
+		tr.Stroke.A = min(tr.Stroke.A, gs.maskAlpha)
 	}
 	// Within one show only the text-space x moves, so every glyph box is
 	// the box at offset x mapped by the same matrix.
@@ -807,4 +816,91 @@ func room[S ~[]E, E any](s S) S {
 		return s
 	}
 	return slices.Grow(s, max(cap(s), 16))
+}
+
+// Soft masks: the opacity a mask lets through is bounded from above by
+// running its group: a luminosity mask is at most the lightest colour the
+// group paints, or its backdrop (/BC, black by default) where it paints
+// nothing; an alpha mask at most the highest opacity it paints. Images,
+// colours not computed, nested masks and long groups leave it unknown.
+const (
+	unknownMask = 0.5
+	maxMasks    = 64 // mask groups run per interpreter
+)
+
+func (in *Interpreter) maskAlpha(d *cos.Dict) float64 {
+	if v, ok := in.masks[d]; ok {
+		return v
+	}
+	v := unknownMask
+	if !in.inMask && len(in.masks) < maxMasks {
+		v = in.measureMask(d)
+	}
+	if in.masks == nil {
+		in.masks = map[*cos.Dict]float64{}
+	}
+	in.masks[d] = v
+	return v
+}
+
+func (in *Interpreter) measureMask(d *cos.Dict) float64 {
+	g, ok := in.src.Resolve(d.Get("G")).(*cos.Stream)
+	if !ok {
+		return unknownMask
+	}
+	luminosity := d.Name("S") != "Alpha"
+	bound := 0.0
+	if bc, ok := in.src.Resolve(d.Get("BC")).(cos.Array); ok && luminosity {
+		args := make([]Operand, 0, 4)
+		for _, o := range bc {
+			v, _ := cos.AsNumber(in.src.Resolve(o))
+			args = append(args, Operand{Kind: Number, Num: v})
+		}
+		var sp space
+		switch len(args) {
+		case 1:
+			sp = spaceGray
+		case 3:
+			sp = spaceRGB
+		case 4:
+			sp = spaceCMYK
+		default:
+			return unknownMask
+		}
+		bound = colorOf(sp, args, 1).Luminance()
+	}
+	sub := &Interpreter{src: in.src, fonts: in.fonts, direct: in.direct, forms: map[int][]byte{}, inMask: true}
+	pg := sub.Page(g, cos.DictOf(in.src.Resolve(g.Dict.Get("Resources"))))
+	if pg.Truncated || len(pg.Images) > 0 {
+		return unknownMask
+	}
+	level := func(c Color) (float64, bool) {
+		if luminosity {
+			return c.Luminance(), c.Known
+		}
+		return c.A, true
+	}
+	for _, s := range pg.Shapes {
+		for _, c := range []struct {
+			on  bool
+			col Color
+		}{{s.Fill, s.FillColor}, {s.Stroke, s.StrokeColor}} {
+			if !c.on {
+				continue
+			}
+			v, ok := level(c.col)
+			if !ok {
+				return unknownMask
+			}
+			bound = max(bound, v)
+		}
+	}
+	for _, t := range pg.Text {
+		v, ok := level(t.Fill)
+		if !ok {
+			return unknownMask
+		}
+		bound = max(bound, v)
+	}
+	return min(bound, unknownMask)
 }

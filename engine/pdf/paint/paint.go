@@ -153,6 +153,11 @@ type Interpreter struct {
 	text      []byte  // a run's text while show builds it
 	// scanners[d] tokenises the streams run at form depth d.
 	scanners [maxFormDepth + 1]Scanner
+
+	// masks caches soft-mask opacity bounds; inMask marks the interpreter
+	// that runs a mask's group (masks inside it stay unknown).
+	masks  map[*cos.Dict]float64
+	inMask bool
 }
 
 // scanner returns the tokenizer of form depth d.
