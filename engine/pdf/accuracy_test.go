@@ -2,6 +2,8 @@ package pdf_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -205,4 +207,27 @@ func TestSoftMaskedText(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestLockPermissionsPyHanko (item 9): the same case signed by pyHanko
+// (scripts/fixtures/accuracy/lock_p.py): a field lock with /P 1, then the
+// field "name" filled in a later revision. pyHanko's own validation says
+// docmdp_ok False for the filled file and True for the signed one.
+func TestLockPermissionsPyHanko(t *testing.T) {
+	signed := analyze(t, readTestdata(t, "accuracy/lock-p1-signed.pdf"), full)
+	expect(t, must(t, signed, "signature-coverage"), report.Info, "signature-coverage.intact")
+	absent(t, signed, "signature-permissions")
+	filled := analyze(t, readTestdata(t, "accuracy/lock-p1-filled.pdf"), full)
+	s := must(t, filled, "signature-permissions")
+	expect(t, s, report.Medium, "signature-permissions.lock-permissions-broken")
+	eq(t, "lockPermissionBreaks", s.Evidence["lockPermissionBreaks"], 1)
+}
+
+func readTestdata(t *testing.T, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
