@@ -37,6 +37,8 @@ var accuracyCases = []struct {
 	{"5", "pdf-signed/esig-dss/validation/pdf-with-empty-sig.pdf", "signature-coverage", report.Low, "signature-coverage.placeholder-values", "info intact, document.signed true"},
 	// 6: white instructions laid over a footnote, the last run of the page.
 	{"6", "pdf-hostile/phantom-lint/bad/fake_snail_paper_single_column-alpha0_text.pdf", "hidden-text", report.High, "hidden-text.injection", "nothing"},
+	// 6: instructions under a white box (phantom-lint's obscured text).
+	{"6", "pdf-hostile/phantom-lint/bad/fake_snail_paper_two_column-obscured_text.pdf", "content-overlay", report.High, "content-overlay.injection", "low whiteout"},
 	// 6: a redaction label printed in the box's colour is not hidden text.
 	{"6", "pdf-redaction/x-ray/ok_words.pdf", "hidden-text", "", "", "medium background-colour"},
 	// 9: page content changed after a signature is high whatever the type.

@@ -104,6 +104,7 @@ var catalogue = []entry{
 	{"hidden-text.outside-page", "Text outside the page", "{runs} text run(s) on {pages} page(s) lie entirely outside the visible page area (CropBox or MediaBox)."},
 	{"hidden-text.tiny", "Microscopic text", "{runs} text run(s) on {pages} page(s) are drawn smaller than 1 point."},
 	{"hidden-text.clipped", "Text clipped away", "{runs} text run(s) on {pages} page(s) are entirely outside their clipping path, so nothing of them is shown."},
+	{"content-overlay.injection", "Covered text addressed to a language model", "Text covered by boxes on {pages} page(s) reads as instructions to a language model ({cues} cue(s) in {categories} categor(ies))."},
 	{"hidden-text.injection", "Hidden text addressed to a language model", "Text hidden from a reader on {pages} page(s) reads as instructions to a language model ({cues} cue(s) in {categories} categor(ies))."},
 	{"hidden-text.ocr-layer", "OCR text layer", "{pages} page(s) are scanned images with an invisible OCR text layer over them, as OCR software writes; this is normal."},
 	{"redaction-exposure.text-under-box", "Text still present under redaction boxes", "{boxes} dark box(es) on {pages} page(s) are drawn over text that is still in the file ({characters} character(s) under them): the redaction can be undone by copying the text."},
