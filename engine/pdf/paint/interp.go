@@ -825,7 +825,7 @@ func room[S ~[]E, E any](s S) S {
 // colours not computed, nested masks and long groups leave it unknown.
 const (
 	unknownMask = 0.5
-	maxMasks    = 64 // mask groups run per interpreter
+	maxMasks    = 16 // mask groups run per interpreter
 )
 
 func (in *Interpreter) maskAlpha(d *cos.Dict) float64 {
