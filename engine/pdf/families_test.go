@@ -282,9 +282,9 @@ func TestProducerFingerprint(t *testing.T) {
 			map[string]any{"editors": 1, "editorClass": "online-editor"}},
 		{"editor re-saved", resaved, full, report.Medium, "producer-fingerprint.editor-resaved", 2, []int{}, "pdf-editor", "iLovePDF",
 			map[string]any{"editors": 1, "editorClass": "online-editor", "revisions": 2}},
-		{"editor with full-page image", image, full, report.High, "producer-fingerprint.editor-full-page-image", 1, []int{1}, "pdf-editor", "iLovePDF",
+		{"editor with full-page image: corroboration only, low on one save", image, full, report.Low, "producer-fingerprint.editor-full-page-image", 1, []int{1}, "pdf-editor", "iLovePDF",
 			map[string]any{"editors": 1, "editorClass": "online-editor", "pages": 1}},
-		{"full-page image beats re-save", imageResaved, full, report.High, "producer-fingerprint.editor-full-page-image", 2, []int{1}, "pdf-editor", "iLovePDF",
+		{"full-page image names the re-save, stays medium", imageResaved, full, report.Medium, "producer-fingerprint.editor-full-page-image", 2, []int{1}, "pdf-editor", "iLovePDF",
 			map[string]any{"editors": 1, "editorClass": "online-editor", "pages": 1}},
 		{"triage: no content walk, no corroboration", image, triage, report.Low, "producer-fingerprint.editor-single-save", 1, []int{}, "pdf-editor", "iLovePDF",
 			map[string]any{"editors": 1, "editorClass": "online-editor"}},
@@ -652,7 +652,7 @@ func TestActiveContent(t *testing.T) {
 		counts map[string]int
 		params map[string]any
 	}{
-		{"JavaScript open action", catalog("/OpenAction << /S /JavaScript /JS (app.alert(1)) >>").Bytes(),
+		{"JavaScript open action that opens a URL", catalog("/OpenAction << /S /JavaScript /JS (app.launchURL\\(\"https://example.com\"\\)) >>").Bytes(),
 			report.Medium, "active-content.javascript", map[string]int{"javascript": 1, "openAction": 1}, map[string]any{"total": 2}},
 		{"launch", catalog("/OpenAction << /S /Launch /F (calc.exe) >>").Bytes(),
 			report.High, "active-content.launch", map[string]int{"launch": 1, "openAction": 1}, map[string]any{"total": 2}},
@@ -663,9 +663,19 @@ func TestActiveContent(t *testing.T) {
 		{"JavaScript in an indirect action", func() []byte {
 			b := catalog("/OpenAction 6 0 R")
 			b.Set(6, "<< /Type /Action /S /JavaScript /JS 7 0 R >>")
-			b.Stream(7, "", []byte("app.alert(1)"))
+			b.Stream(7, "", []byte("this.submitForm({cURL: \"https://example.com/collect\"})"))
 			return b.Bytes()
 		}(), report.Medium, "active-content.javascript", map[string]int{"javascript": 1, "openAction": 1}, map[string]any{"total": 2}},
+		{"UTF-16 JavaScript", catalog("/OpenAction << /S /JavaScript /JS " + pdftest.UTF16("var o = eval(\"1\");") + " >>").Bytes(),
+			report.Medium, "active-content.javascript", map[string]int{"javascript": 1, "openAction": 1}, map[string]any{"total": 2}},
+		{"packed JavaScript", catalog("/OpenAction << /S /JavaScript /JS (var p='" + strings.Repeat("Zm9v", 600) + "';) >>").Bytes(),
+			report.Medium, "active-content.javascript", map[string]int{"javascript": 1, "openAction": 1}, map[string]any{"total": 2}},
+		// Field formatting and a greeting: what form designers write (pdf.js's
+		// test forms carry the same), issue 25.
+		{"form formatting script", catalog("/OpenAction << /S /JavaScript /JS (AFNumber_Format\\(2, 2, 0, 0, \"\", true\\);) >>").Bytes(),
+			report.Low, "active-content.form-scripts", map[string]int{"javascript": 1, "openAction": 1}, map[string]any{"total": 2, "scripts": 1}},
+		{"alert on open", catalog("/OpenAction << /S /JavaScript /JS (app.alert\\(1\\)) >>").Bytes(),
+			report.Low, "active-content.form-scripts", map[string]int{"javascript": 1, "openAction": 1}, map[string]any{"total": 2, "scripts": 1}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -1042,7 +1052,7 @@ func TestDocumentBlock(t *testing.T) {
 	signed := func(field string) []byte {
 		b := pdftest.OnePage("x")
 		b.Set(6, field)
-		b.Set(7, "<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /adbe.pkcs7.detached /ByteRange [0 100 200 300] /Contents <00> >>")
+		b.Set(7, "<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /adbe.pkcs7.detached /ByteRange [0 100 200 300] /Contents <3082> >>")
 		b.Set(pdftest.PageObj, pdftest.TextPageDict("/Annots [6 0 R]"))
 		b.Set(pdftest.CatalogObj, pdftest.CatalogDict("/AcroForm << /Fields [6 0 R] /SigFlags 3 >>"))
 		return b.Bytes()
@@ -1052,9 +1062,13 @@ func TestDocumentBlock(t *testing.T) {
 		want bool
 	}{
 		"signature field with a value":   {signed("<< /FT /Sig /T (Signature1) /V 7 0 R /Type /Annot /Subtype /Widget /Rect [0 0 0 0] /P 3 0 R >>"), true},
-		"signature value given directly": {signed("<< /FT /Sig /T (Signature1) /V << /Type /Sig /ByteRange [0 100 200 300] /Contents <00> >> /Type /Annot /Subtype /Widget /Rect [0 0 0 0] /P 3 0 R >>"), true},
-		"empty signature field":          {signed("<< /FT /Sig /T (Signature1) /Type /Annot /Subtype /Widget /Rect [0 0 0 0] /P 3 0 R >>"), false},
-		"no form":                        {pdftest.OnePage("x").Bytes(), false},
+		"signature value given directly": {signed("<< /FT /Sig /T (Signature1) /V << /Type /Sig /ByteRange [0 100 200 300] /Contents <3082> >> /Type /Annot /Subtype /Widget /Rect [0 0 0 0] /P 3 0 R >>"), true},
+		// Placeholders: a signature dictionary with nothing signed in it
+		// (issue 25 item 5).
+		"placeholder without /Contents": {signed("<< /FT /Sig /T (Signature1) /V << /Type /Sig /Filter /Adobe.PPKLite /Name (Alice) /M (D:20250101) >> /Type /Annot /Subtype /Widget /Rect [0 0 0 0] /P 3 0 R >>"), false},
+		"placeholder of zero bytes":     {signed("<< /FT /Sig /T (Signature1) /V << /Type /Sig /ByteRange [0 100 200 300] /Contents <0000> >> /Type /Annot /Subtype /Widget /Rect [0 0 0 0] /P 3 0 R >>"), false},
+		"empty signature field":         {signed("<< /FT /Sig /T (Signature1) /Type /Annot /Subtype /Widget /Rect [0 0 0 0] /P 3 0 R >>"), false},
+		"no form":                       {pdftest.OnePage("x").Bytes(), false},
 	} {
 		t.Run("signed: "+name, func(t *testing.T) {
 			eq(t, "signed", analyze(t, tc.data, full).Document["signed"], tc.want)
@@ -1063,7 +1077,7 @@ func TestDocumentBlock(t *testing.T) {
 	t.Run("signed: value in a kid field", func(t *testing.T) {
 		b := pdftest.OnePage("x")
 		b.Set(6, "<< /T (group) /Kids [8 0 R] >>")
-		b.Set(7, "<< /Type /Sig /ByteRange [0 100 200 300] /Contents <00> >>")
+		b.Set(7, "<< /Type /Sig /ByteRange [0 100 200 300] /Contents <3082> >>")
 		b.Set(8, "<< /FT /Sig /T (s) /Parent 6 0 R /V 7 0 R /Type /Annot /Subtype /Widget /Rect [0 0 0 0] /P 3 0 R >>")
 		b.Set(pdftest.CatalogObj, pdftest.CatalogDict("/AcroForm << /Fields [6 0 R] >>"))
 		eq(t, "signed", analyze(t, b.Bytes(), full).Document["signed"], true)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/doctrust/doctrust/engine/pdf/cos"
 	"github.com/doctrust/doctrust/engine/pdf/file"
+	"github.com/doctrust/doctrust/engine/pdf/filters"
 	"github.com/doctrust/doctrust/engine/report"
 )
 
@@ -24,6 +25,7 @@ var activeKinds = []string{
 func (a *analysis) activeContent() *report.Finding {
 	counts := map[string]int{}
 	var stack []cos.Object // reused from object to object
+	var scripts []cos.Object
 	for _, e := range a.f.Entries() {
 		if e.Kind == file.Free {
 			continue
@@ -31,8 +33,9 @@ func (a *analysis) activeContent() *report.Finding {
 		if a.f.Deadline() != nil {
 			break
 		}
-		stack = countActive(a.f.Load(e, 0), counts, stack)
+		stack = countActive(a.f.Load(e, 0), counts, stack, &scripts)
 	}
+	calls := a.scriptCalls(scripts)
 	if a.catalog != nil {
 		if oa := a.resolve(a.catalog.Get("OpenAction")); cos.DictOf(oa) != nil {
 			counts["openAction"]++
@@ -55,12 +58,15 @@ func (a *analysis) activeContent() *report.Finding {
 	switch {
 	case counts["launch"] > 0:
 		fd.Severity, fd.Message = report.High, report.Msg("active-content.launch", "total", total)
-	case counts["javascript"] > 0:
+	case counts["javascript"] > 0 && len(calls) > 0:
+		report.Capped(ev, "scriptCalls", calls)
 		fd.Severity, fd.Message = report.Medium, report.Msg("active-content.javascript", "total", total)
 	case counts["submitForm"]+counts["importData"] > 0:
 		fd.Severity, fd.Message = report.Medium, report.Msg("active-content.submit", "total", total)
 	case counts["richMedia"] > 0:
 		fd.Severity, fd.Message = report.Medium, report.Msg("active-content.rich-media", "total", total)
+	case counts["javascript"] > 0:
+		fd.Severity, fd.Message = report.Low, report.Msg("active-content.form-scripts", "total", total, "scripts", counts["javascript"])
 	case counts["embeddedFiles"]+counts["fileAttachments"] > 0:
 		fd.Severity, fd.Message = report.Low, report.Msg("active-content.attachments", "total", total, "files", max(counts["embeddedFiles"], counts["fileAttachments"]))
 	default:
@@ -74,7 +80,8 @@ func (a *analysis) activeContent() *report.Finding {
 // referenced children are objects of their own and are counted once each
 // by the caller's pass over every object. stack is working storage,
 // returned for the next call.
-func countActive(o cos.Object, counts map[string]int, stack []cos.Object) []cos.Object {
+// Script values (/JS) are appended to scripts for scriptCalls.
+func countActive(o cos.Object, counts map[string]int, stack []cos.Object, scripts *[]cos.Object) []cos.Object {
 	stack = append(stack[:0], o)
 	for n := 0; len(stack) > 0 && n < maxNestedNodes; n++ {
 		cur := stack[len(stack)-1]
@@ -86,6 +93,9 @@ func countActive(o cos.Object, counts map[string]int, stack []cos.Object) []cos.
 			stack = append(stack, v.Dict)
 		case *cos.Dict:
 			countDict(v, counts)
+			if js := v.Get("JS"); js != nil {
+				*scripts = append(*scripts, js)
+			}
 			stack = append(stack, v.Vals...)
 		}
 	}
@@ -125,4 +135,72 @@ func countDict(d *cos.Dict, counts map[string]int) {
 	if d.Has("AA") {
 		counts["additionalActions"]++
 	}
+}
+
+// riskyCalls are the script capabilities that reach outside the form:
+// network and mail, files and other documents, program launch, code built
+// at run time, and the APIs of known reader exploits. Scripts without them
+// (field formatting, keystroke filters, calculations, list handling) are
+// what form designers write every day.
+var riskyCalls = []string{
+	"submitform", "launchurl", "geturl", "maildoc", "mailform", "mailmsg", "soap.", "net.http", "net.discover",
+	"exportdataobject", "importdataobject", "importanfdf", "importxfdf", "opendoc", "app.launch", "addscript",
+	"eval(", "unescape(", "fromcharcode", "stringfromstream", "settimeout", "setinterval",
+	"collab.", "hostcontainer", "media.newplayer", "customdictionaryopen", "geticon", "getannots", "printseps",
+}
+
+// maxPlainToken is the longest run without white space that a hand-written
+// script carries; longer runs are packed or encoded payloads.
+const maxPlainToken = 2000
+
+// scriptCalls lists the risky capabilities the scripts use, by the fixed
+// names of riskyCalls (never document text), plus "obfuscated" for packed
+// code and "unreadable" for a script stream that did not decode.
+func (a *analysis) scriptCalls(scripts []cos.Object) []string {
+	found := map[string]bool{}
+	for _, js := range scripts {
+		text, ok := a.scriptText(js)
+		if !ok {
+			found["unreadable"] = true
+			continue
+		}
+		// UTF-16 scripts (with a byte order mark) hide nothing from this.
+		lower := strings.ToLower(cos.DecodeText(text))
+		compact := strings.Join(strings.Fields(lower), "")
+		for _, c := range riskyCalls {
+			if strings.Contains(compact, c) {
+				found[c] = true
+			}
+		}
+		run := 0
+		for _, b := range []byte(lower) {
+			if b == ' ' || b == '\t' || b == '\n' || b == '\r' {
+				run = 0
+			} else if run++; run > maxPlainToken {
+				found["obfuscated"] = true
+				break
+			}
+		}
+	}
+	var out []string
+	for _, c := range append(riskyCalls, "obfuscated", "unreadable") {
+		if found[c] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// scriptText is a /JS value's text: a string, or a decoded stream.
+func (a *analysis) scriptText(js cos.Object) ([]byte, bool) {
+	switch v := a.resolve(js).(type) {
+	case cos.String:
+		return v.Bytes, true
+	case *cos.Stream:
+		before := a.f.Budget.Used
+		data, err := filters.Decode(v.Raw(a.f.Data), v.Dict, a.resolve, a.f.Budget)
+		a.uncountedBytes += a.f.Budget.Used - before
+		return data, err == nil
+	}
+	return nil, false
 }

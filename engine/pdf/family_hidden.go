@@ -1,6 +1,7 @@
 package pdf
 
 import (
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -19,25 +20,35 @@ const (
 	hidClipped
 	hidTiny
 	hidBackground
+	hidTransparent
 	hidCount
 )
 
-var hiddenCodes = [hidCount]string{"ocr-layer", "invisible", "outside-page", "clipped", "tiny", "background-colour"}
+var hiddenCodes = [hidCount]string{"ocr-layer", "invisible", "outside-page", "clipped", "tiny", "background-colour", "transparent"}
 
 // Text outside the page, clipped away or microscopic is common litter of
 // page-layout software, so alone it is info; any hidden text that reads as
 // instructions to a language model is high whatever hid it.
-var hiddenSeverity = [hidCount]report.Severity{report.Info, report.Medium, report.Info, report.Info, report.Info, report.Medium}
+var hiddenSeverity = [hidCount]report.Severity{report.Info, report.Medium, report.Info, report.Info, report.Info, report.Medium, report.Medium}
 
 const (
 	tinyTextPts       = 1.0
 	backdropCover     = 0.9 // share of a run a fill must cover to be its backdrop
 	textBackdropCover = 0.3 // glyph boxes are loose, so less for earlier text
 	maxBackdropScan   = 200 // fills looked at below one run
-	// maxBackgroundChecks bounds the runs per page whose backdrop is
-	// searched; each check may look at every earlier run.
-	maxBackgroundChecks = 256
-	ocrImageCover       = 0.8 // share of an invisible run inside a page image to be OCR
+	// maxBackgroundConfirms bounds the runs per page that look hidden
+	// and are confirmed against every other run (a halo, a mark on a
+	// glyph). The backdrop search itself runs on every run: a budget on it
+	// ran out before the late runs where injected text sits (issue 25).
+	// Past the bound a run that looks hidden counts as hidden.
+	maxBackgroundConfirms = 256
+	ocrImageCover         = 0.8 // share of an invisible run inside a page image to be OCR
+	// transparentAlpha is the fill opacity at or below which text does not
+	// show (/ca, or a soft mask that is known to be faint).
+	transparentAlpha = 0.1
+	// minContrast is the WCAG contrast ratio under which text does not
+	// stand out from what lies beneath it: 1.2 is pale grey 0.93 on white.
+	minContrast = 1.2
 )
 
 // hiddenFacts accumulate over the pages.
@@ -47,7 +58,7 @@ type hiddenFacts struct {
 	boxes     []box // non-OCR runs, a sample
 	objects   []int
 	revisions []int
-	text      strings.Builder // hidden (non-OCR) text, for the injection scan
+	text      strings.Builder // hidden text, OCR layers included, for the injection scan
 	drops     []backdrop      // scratch, reused from page to page
 	colors    []paint.Color   // scratch
 }
@@ -70,19 +81,25 @@ func (a *analysis) hiddenTextPage(cp *contentPage) {
 	drops := f.drops
 	colors := fillColors(drops, f.colors[:0])
 	f.colors = colors
-	checks := 0
+	confirms := 0
 	for i := range pg.Text {
 		r := &pg.Text[i]
 		if !inkRun(r) {
 			continue
 		}
-		v := classifyHidden(r, cp, drops, colors, &checks)
+		v := classifyHidden(r, cp, drops, colors, &confirms)
 		if v < 0 {
 			continue
 		}
 		f.runs[v]++
 		f.pages[v] = addPage(f.pages[v], cp.number)
 		if v == hidOCR {
+			// An OCR layer is normal, but instructions written into one
+			// are not: its text goes to the injection scan too.
+			if f.text.Len() < inject.MaxScan {
+				f.text.WriteString(r.Text)
+				f.text.WriteByte(' ')
+			}
 			continue
 		}
 		if len(f.boxes) < 4*report.MaxArray {
@@ -98,7 +115,7 @@ func (a *analysis) hiddenTextPage(cp *contentPage) {
 }
 
 // classifyHidden returns the variant that hides a run, or -1.
-func classifyHidden(r *paint.TextRun, cp *contentPage, drops []backdrop, colors []paint.Color, checks *int) int {
+func classifyHidden(r *paint.TextRun, cp *contentPage, drops []backdrop, colors []paint.Color, confirms *int) int {
 	switch {
 	case r.Mode == 7:
 		return -1 // text used as a clipping path shows what is painted through it
@@ -111,12 +128,77 @@ func classifyHidden(r *paint.TextRun, cp *contentPage, drops []backdrop, colors 
 		return hidOutside
 	case r.Clipped:
 		return hidClipped
+	case transparent(r):
+		return hidTransparent
+	case inBackground(r, cp, drops, colors, confirms):
+		// tiny or not: text in the colour of its background is hidden
+		return hidBackground
 	case r.Size < tinyTextPts:
 		return hidTiny
-	case *checks < maxBackgroundChecks && sameAsBackdrop(r, drops, colors, checks) && !onEarlierText(r, cp.paint) && !shownElsewhere(r, cp.paint):
-		return hidBackground
 	}
 	return -1
+}
+
+// transparent reports filled text at an opacity that does not show.
+func transparent(r *paint.TextRun) bool {
+	return r.Mode != 1 && r.Mode != 5 && r.Fill.A <= transparentAlpha && (r.Mode%4 == 0 || r.Stroke.A <= transparentAlpha)
+}
+
+// inBackground reports a run whose colour does not stand out from its
+// backdrop, confirmed (within the page's bound) not to be a halo or a
+// mark drawn on other glyphs.
+//
+// A run that holds nothing but a redaction label ("Privilege",
+// "REDACTED"), repeats one character or has no letter or digit says
+// nothing when hidden: court filings print such labels in the colour of
+// the redaction box (x-ray's harmless words, redactedText).
+func inBackground(r *paint.TextRun, cp *contentPage, drops []backdrop, colors []paint.Color, confirms *int) bool {
+	if !redactedText(r.Text) || !sameAsBackdrop(r, drops, colors) {
+		return false
+	}
+	if *confirms >= maxBackgroundConfirms {
+		return true
+	}
+	*confirms++
+	return !onEarlierText(r, cp.paint) && !shownElsewhere(r, cp.paint)
+}
+
+// indistinct reports two known colours whose WCAG contrast ratio is under
+// minContrast: text in one does not stand out on the other.
+func indistinct(a, b paint.Color) bool {
+	if !a.Known || !b.Known {
+		return false
+	}
+	la, lb := relLuminance(a), relLuminance(b)
+	if la < lb {
+		la, lb = lb, la
+	}
+	return (la+0.05)/(lb+0.05) < minContrast && hueClose(a, b)
+}
+
+// hueClose keeps two colours of equal luminance but different hue (red on
+// green) apart: their channels must be near too.
+func hueClose(a, b paint.Color) bool {
+	const tol = 0.12
+	return abs(a.R-b.R) <= tol && abs(a.G-b.G) <= tol && abs(a.B-b.B) <= tol
+}
+
+func abs(v float64) float64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+// relLuminance is WCAG's relative luminance of an sRGB colour.
+func relLuminance(c paint.Color) float64 {
+	lin := func(v float64) float64 {
+		if v <= 0.03928 {
+			return v / 12.92
+		}
+		return math.Pow((v+0.055)/1.055, 2.4)
+	}
+	return 0.2126*lin(c.R) + 0.7152*lin(c.G) + 0.0722*lin(c.B)
 }
 
 // overImage reports an invisible run lying on a page image, as an OCR
@@ -146,14 +228,16 @@ func backdrops(pg *paint.Page, out []backdrop) []backdrop {
 }
 
 // onEarlierText reports a run drawn on glyphs painted before it (a mark
-// on a symbol): what lies beneath is then not known.
+// on a symbol): what lies beneath is then not known. Only glyphs about as
+// large as the run's count: smaller text beneath is not a backdrop, and
+// white text laid over a footnote stays invisible on the page around it.
 func onEarlierText(r *paint.TextRun, pg *paint.Page) bool {
 	for i := range pg.Text {
 		o := &pg.Text[i]
 		if o.Seq >= r.Seq {
 			break
 		}
-		if visible(o) && !o.Fill.Same(r.Fill) && inkRun(o) && covered(r.Box, o.Box, textBackdropCover) {
+		if visible(o) && o.Size >= 0.9*r.Size && !o.Fill.Same(r.Fill) && inkRun(o) && covered(r.Box, o.Box, textBackdropCover) {
 			return true
 		}
 	}
@@ -196,16 +280,17 @@ func fillColors(drops []backdrop, out []paint.Color) []paint.Color {
 
 var white = paint.Color{R: 1, G: 1, B: 1, A: 1, Known: true}
 
-// sameAsBackdrop reports a run filled in the colour of what lies beneath
-// it: the latest opaque fill painted before it that covers it, or the
-// white page when there is none. An image beneath makes it unknown.
-func sameAsBackdrop(r *paint.TextRun, drops []backdrop, colors []paint.Color, checks *int) bool {
+// sameAsBackdrop reports a run filled in a colour that does not stand out
+// from what lies beneath it: the latest opaque fill painted before it that
+// covers it, or the white page when there is none. An image beneath makes
+// it unknown.
+func sameAsBackdrop(r *paint.TextRun, drops []backdrop, colors []paint.Color) bool {
 	if r.Mode == 1 || r.Mode == 5 || !r.Fill.Known {
 		return false // stroked only, or colour not computed
 	}
-	*checks++
-	if colors != nil && !r.Fill.Same(white) && !slices.ContainsFunc(colors, r.Fill.Same) {
-		return false // no fill on the page has the run's colour
+	near := func(c paint.Color) bool { return indistinct(r.Fill, c) }
+	if colors != nil && !near(white) && !slices.ContainsFunc(colors, near) {
+		return false // no fill on the page has a colour like the run's
 	}
 	i := sort.Search(len(drops), func(i int) bool { return drops[i].seq >= r.Seq })
 	touched := false
@@ -216,10 +301,10 @@ func sameAsBackdrop(r *paint.TextRun, drops []backdrop, colors []paint.Color, ch
 			touched = touched || r.Box.Overlaps(d.box)
 			continue
 		}
-		return !d.image && r.Fill.Same(d.color)
+		return !d.image && indistinct(r.Fill, d.color)
 	}
 	// Only a run that nothing earlier touches lies on the bare page.
-	return i == 0 && !touched && r.Fill.Same(white)
+	return i == 0 && !touched && indistinct(r.Fill, white)
 }
 
 func (a *analysis) hiddenText() *report.Finding {
@@ -247,14 +332,20 @@ func (a *analysis) hiddenText() *report.Finding {
 		report.Capped(ev, "boxes", f.boxes)
 		report.Capped(ev, "objects", f.objects)
 		report.Capped(ev, "revisions", f.revisions)
+	}
+	if f.text.Len() > 0 {
 		if res := inject.Scan(f.text.String()); res.Found() {
+			pages := hiddenPages
+			if len(pages) == 0 {
+				pages = f.pages[hidOCR]
+			}
 			cues := 0
 			counts := map[string]int{}
 			for c, n := range res.Cues {
 				cues += n
 				counts[string(c)] = n
 			}
-			vs = append(vs, report.Variant{Severity: report.High, Message: report.Msg("hidden-text.injection", "pages", len(hiddenPages), "cues", cues, "categories", len(res.Cues))})
+			vs = append(vs, report.Variant{Severity: report.High, Message: report.Msg("hidden-text.injection", "pages", len(pages), "cues", cues, "categories", len(res.Cues))})
 			report.Capped(ev, "cueCategories", res.Categories())
 			ev["cueCounts"] = counts
 		}

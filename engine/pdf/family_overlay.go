@@ -1,6 +1,9 @@
 package pdf
 
 import (
+	"bytes"
+
+	"github.com/doctrust/doctrust/engine/inject"
 	"github.com/doctrust/doctrust/engine/pdf/paint"
 	"github.com/doctrust/doctrust/engine/report"
 )
@@ -36,6 +39,8 @@ type overlayFacts struct {
 	retyped   int // runs drawn on covers
 	objects   []int
 	revisions []int
+	// text is what the reported covers hide, for the injection scan only.
+	text bytes.Buffer
 }
 
 type cover struct {
@@ -64,7 +69,8 @@ func (a *analysis) overlayPage(cp *contentPage) {
 	}
 	f := &a.content.overlay
 	for _, c := range covers {
-		under, underRev := hiddenUnder(pg, c)
+		mark := f.text.Len()
+		under, underRev := hiddenUnder(pg, c, &f.text)
 		if under == 0 {
 			continue
 		}
@@ -75,11 +81,13 @@ func (a *analysis) overlayPage(cp *contentPage) {
 			v = ovLater
 		case top > 0:
 			v = ovRetyped
-		case c.image:
-			continue // an image over text alone is a logo or a stamp
-		case under < whiteoutMinGlyphs:
-			continue // a symbol or letter at a cell edge
+		case c.image, under < whiteoutMinGlyphs:
+			// an image over text alone is a logo or a stamp; a few glyphs
+			// a symbol or letter at a cell edge
+			f.text.Truncate(mark)
+			continue
 		}
+		f.text.WriteByte(' ')
 		f.count[v]++
 		f.pages = addPage(f.pages, cp.number)
 		f.boxes = append(f.boxes, boxOf(cp.number, c.box))
@@ -91,17 +99,23 @@ func (a *analysis) overlayPage(cp *contentPage) {
 }
 
 // hiddenUnder counts letters and digits painted before the cover and hidden by it,
-// and the newest revision that wrote them.
-func hiddenUnder(pg *paint.Page, c cover) (n, rev int) {
+// and the newest revision that wrote them; the hidden glyphs' text goes to
+// text, within inject.MaxScan.
+func hiddenUnder(pg *paint.Page, c cover, text *bytes.Buffer) (n, rev int) {
 	for i := range pg.Text {
 		r := &pg.Text[i]
 		if r.Seq >= c.seq || !visible(r) || r.Clipped || !r.Box.Overlaps(c.box) {
 			continue
 		}
 		for _, g := range r.Glyphs {
-			if wordGlyph(g) && covered(g.Box, c.box, overlayGlyphCover) {
-				n++
-				rev = max(rev, r.Revision)
+			if covered(g.Box, c.box, overlayGlyphCover) {
+				if text.Len() < inject.MaxScan {
+					text.WriteString(g.Text)
+				}
+				if wordGlyph(g) {
+					n++
+					rev = max(rev, r.Revision)
+				}
 			}
 		}
 	}
@@ -138,6 +152,16 @@ func (a *analysis) contentOverlay() *report.Finding {
 	ev := map[string]any{
 		"coveredGlyphs": f.glyphs,
 		"retypedRuns":   f.retyped,
+	}
+	// Covered text that reads as instructions to a language model is what
+	// a prompt injection hides under a white box (issue 25: never low).
+	if res := inject.Scan(f.text.String()); res.Found() {
+		cues := 0
+		for _, n := range res.Cues {
+			cues += n
+		}
+		vs = append(vs, report.Variant{Severity: report.High, Message: report.Msg("content-overlay.injection", "pages", len(f.pages), "cues", cues, "categories", len(res.Cues))})
+		report.Capped(ev, "cueCategories", res.Categories())
 	}
 	for v := range ovCount {
 		if f.count[v] > 0 {

@@ -7,8 +7,10 @@ import (
 
 // producerFingerprint names the software that wrote the file and fires when
 // a PDF editor is among it. Severity follows SPEC.md: an editor with one
-// revision is low, a re-save (more than one revision) medium, and pages that
-// are one full-page image corroborate it to high.
+// revision is low, a re-save (more than one revision) medium. Pages that are
+// one full-page image name the variant but only corroborate: scanners and
+// image-to-PDF converters make them every day, so they never raise the
+// severity on their own (issue 25).
 func (a *analysis) producerFingerprint() *report.Finding {
 	infoProducer, infoCreator := a.infoText("Producer"), a.infoText("Creator")
 	xmpProducer, xmpCreator := a.xmp.First(nsPDF, "Producer"), a.xmp.First(nsXMP, "CreatorTool")
@@ -42,7 +44,10 @@ func (a *analysis) producerFingerprint() *report.Finding {
 	fd := &report.Finding{Family: "producer-fingerprint", Evidence: ev}
 	switch {
 	case len(a.fullPageImagePages) > 0:
-		fd.Severity = report.High
+		fd.Severity = report.Low
+		if revisions > 1 {
+			fd.Severity = report.Medium
+		}
 		fd.Message = report.Msg("producer-fingerprint.editor-full-page-image", "editors", len(editors), "editorClass", editorClass, "pages", len(a.fullPageImagePages))
 	case revisions > 1:
 		fd.Severity = report.Medium

@@ -39,6 +39,7 @@ type redactionFacts struct {
 	objects    []int
 	redactAnn  int
 	highlights int
+	hatched    int // failed boxes crossed by lines of another colour
 	annPages   []int
 	annObjects []int
 	scratch    []redactBox // reused from page to page
@@ -101,12 +102,15 @@ func (a *analysis) redactionBoxes(cp *contentPage, boxes []redactBox) {
 	var chars []char
 	for i := range pg.Text {
 		r := &pg.Text[i]
-		if !occludedBy(r.Box, r.Seq, r.Fill, boxes, 0) {
-			continue
+		if r.Mode == 7 || !occludedBy(r.Box, r.Seq, r.Fill, boxes, 0) {
+			continue // text as a clipping path: a box paints through its shape
 		}
 		for _, g := range r.Glyphs {
-			if occludedBy(g.Box, r.Seq, r.Fill, boxes, redactOcclusion) {
-				chars = append(chars, char{g.Box, g.Text})
+			// The glyph's own extent, not the font's line box: a box that
+			// covers a capital from baseline to cap height covers all of it
+			// (issue 25: a line box made a real leak 79.6% covered).
+			if occludedBy(g.Ink, r.Seq, r.Fill, boxes, redactOcclusion) {
+				chars = append(chars, char{g.Ink, g.Text})
 			}
 		}
 	}
@@ -127,8 +131,15 @@ func (a *analysis) redactionBoxes(cp *contentPage, boxes []redactBox) {
 				text.WriteString(c.text)
 			}
 		}
-		if !redactedText(text.String()) || paintedOver(pg, b) {
+		if !redactedText(text.String()) {
 			continue
+		}
+		over, hatch := paintedOver(pg, b)
+		if over {
+			continue
+		}
+		if hatch {
+			f.hatched++
 		}
 		f.pages = addPage(f.pages, cp.number)
 		f.boxes = append(f.boxes, boxOf(cp.number, b.box))
@@ -157,7 +168,11 @@ func occludedBy(r paint.Rect, seq int, fill paint.Color, boxes []redactBox, shar
 
 // paintedOver reports anything of another colour painted on the box after
 // it: x-ray renders the box and keeps it only when it is of one colour.
-func paintedOver(pg *paint.Page, b redactBox) bool {
+// Lines are the exception (hatch): stroked paths and fills thinner than
+// hatchWidth crossing a black box leave the text under it as extractable
+// as before, so they do not clear the box; hatch reports them, for
+// evidence (issue 25).
+func paintedOver(pg *paint.Page, b redactBox) (over, hatch bool) {
 	for i := range pg.Text {
 		r := &pg.Text[i]
 		if r.Seq <= b.seq || !visible(r) || r.Fill.Same(b.fill) || !r.Box.Overlaps(b.box) {
@@ -165,22 +180,33 @@ func paintedOver(pg *paint.Page, b redactBox) bool {
 		}
 		for _, g := range r.Glyphs {
 			if inkGlyph(g) && g.Box.Overlaps(b.box) {
-				return true
+				return true, false
 			}
 		}
 	}
 	for _, s := range pg.Shapes {
-		if s.Seq > b.seq && s.Box.Overlaps(b.box) && ((s.Fill && !s.FillColor.Same(b.fill)) || (s.Stroke && !s.StrokeColor.Same(b.fill))) {
-			return true
+		if s.Seq <= b.seq || !s.Box.Overlaps(b.box) {
+			continue
+		}
+		fillOther := s.Fill && !s.FillColor.Same(b.fill)
+		strokeOther := s.Stroke && !s.StrokeColor.Same(b.fill)
+		switch {
+		case fillOther && min(s.Box.Width(), s.Box.Height()) > hatchWidth:
+			return true, false
+		case fillOther || strokeOther:
+			hatch = true
 		}
 	}
 	for _, im := range pg.Images {
 		if im.Seq > b.seq && im.Box.Overlaps(b.box) && !(im.Mask && im.Fill.Same(b.fill)) {
-			return true
+			return true, false
 		}
 	}
-	return false
+	return false, hatch
 }
+
+// hatchWidth is the widest fill that counts as a line across a box.
+const hatchWidth = 2.0
 
 // redactedText is x-ray's filter_redactions_by_text: true when the text
 // under a box is a real leak.
@@ -334,6 +360,7 @@ func (a *analysis) redactionExposure() *report.Finding {
 		report.Capped(ev, "boxes", f.boxes)
 		report.Capped(ev, "objects", f.objects)
 		ev["charactersUnder"] = f.charsUnder
+		ev["hatchedBoxes"] = f.hatched
 	}
 	if f.redactAnn > 0 {
 		vs = append(vs, report.Variant{Severity: report.Medium, Message: report.Msg("redaction-exposure.unapplied-redact", "annotations", f.redactAnn)})

@@ -176,7 +176,7 @@ func TestSignatureCoverageIntact(t *testing.T) {
 			eq(t, "signature", sig, map[string]any{
 				"kind": "approval", "object": sigValue, "fields": 1, "visible": false, "field": "Signature1",
 				"coverage": "entire-file", "revision": 1, "writtenInRevision": 1, "appendedRevisions": 0, "appendedBytes": 0,
-				"contentTouchedAfter": false, "locksFields": false, "modificationLevel": "none", "emptyValue": false,
+				"contentTouchedAfter": false, "locksFields": false, "modificationLevel": "none",
 				"byteRange": br[:], "anomalies": []string{}, "anomaliesTotal": 0, "anomaliesTruncated": false,
 				"subFilter": "adbe.pkcs7.detached", "reason": "approved", "location": "Paris", "signingTime": "2025-01-01T12:00:00Z",
 			})
@@ -198,7 +198,9 @@ func TestSignatureCoverageAppends(t *testing.T) {
 	}{
 		{"form filled after signing", appendRevision(base, signOpts{}, fillForm), report.Low,
 			[]string{"signature-coverage.unsigned-changes"}, "form-filling", 1, 0},
-		{"content replaced after signing", appendRevision(base, signOpts{}, replaceContent), report.Medium,
+		// Page content changed under a signature is high, whatever the
+		// signature's type (issue 25 item 9; it was medium).
+		{"content replaced after signing", appendRevision(base, signOpts{}, replaceContent), report.High,
 			[]string{"signature-coverage.content-after-signing", "signature-coverage.unsigned-changes"}, "other", 1, 1},
 		{"annotation added after signing", appendRevision(base, signOpts{}, addAnnotation), report.Low,
 			[]string{"signature-coverage.unsigned-changes"}, "annotations", 1, 0},
@@ -208,7 +210,7 @@ func TestSignatureCoverageAppends(t *testing.T) {
 			[]string{"signature-coverage.intact"}, "lta-updates", 0, 0},
 		{"filled, then signed again", appendRevision(appendRevision(base, signOpts{}, fillForm), signOpts{}, addSignature("Sig", "[300 50 500 100]")), report.Info,
 			[]string{"signature-coverage.intact"}, "form-filling", 0, 0},
-		{"content replaced, then signed again", appendRevision(appendRevision(base, signOpts{}, replaceContent), signOpts{}, addSignature("Sig", "")), report.Medium,
+		{"content replaced, then signed again", appendRevision(appendRevision(base, signOpts{}, replaceContent), signOpts{}, addSignature("Sig", "")), report.High,
 			[]string{"signature-coverage.content-after-signing"}, "other", 0, 1},
 	}
 	for _, tc := range cases {
@@ -229,6 +231,14 @@ func TestSignatureCoverageAppends(t *testing.T) {
 			absent(t, r, "signature-permissions")
 		})
 	}
+
+	t.Run("content replaced after a document timestamp is high", func(t *testing.T) {
+		ts := signedForm(signOpts{typ: "DocTimeStamp"})
+		r := analyze(t, appendRevision(ts, signOpts{}, replaceContent), full)
+		s := must(t, r, "signature-coverage")
+		expect(t, s, report.High, "signature-coverage.content-after-signing")
+		eq(t, "kind", list(t, s.Evidence, "signatures")[0]["kind"], "timestamp")
+	})
 
 	t.Run("timestamp counted apart", func(t *testing.T) {
 		r := analyze(t, appendRevision(base, signOpts{}, addSignature("DocTimeStamp", "")), full)
@@ -290,12 +300,35 @@ func TestSignatureCoverageRangeAnomalies(t *testing.T) {
 			s := must(t, r, "signature-coverage")
 			expect(t, s, report.High, "signature-coverage.range-anomaly")
 			absent(t, r, "structure-warnings")
-			eq(t, "params", s.Message.Params, map[string]any{"signatures": 1})
+			// The English names the anomaly that fired (issue 25 item 9).
+			eq(t, "params", s.Message.Params, map[string]any{"signatures": 1, "anomalies": strings.Join(tc.anomalies, ", ")})
 			sig := list(t, s.Evidence, "signatures")[0]
 			eq(t, "anomalies", sig["anomalies"], tc.anomalies)
 			eq(t, "coverage", sig["coverage"], "unclear")
 		})
 	}
+
+	// Several signing tools let the ranges cover the < and > around the
+	// hex string: only the signature's own digits are left out, so the
+	// range is sound (issue 25 item 4; it was a high range anomaly).
+	for name, change := range map[string]func(b [4]int) [4]int{
+		"ranges cover < and >": func(b [4]int) [4]int { b[1]++; b[2]--; b[3]++; return b },
+		"ranges cover <":       func(b [4]int) [4]int { b[1]++; return b },
+		"ranges cover >":       func(b [4]int) [4]int { b[2]--; b[3]++; return b },
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := analyze(t, tamper(t, change), full)
+			s := must(t, r, "signature-coverage")
+			expect(t, s, report.Info, "signature-coverage.intact")
+			eq(t, "coverage", list(t, s.Evidence, "signatures")[0]["coverage"], "entire-file")
+		})
+	}
+	t.Run("ranges cover < and one digit", func(t *testing.T) {
+		r := analyze(t, tamper(t, func(b [4]int) [4]int { b[1] += 2; return b }), full)
+		s := must(t, r, "signature-coverage")
+		expect(t, s, report.High, "signature-coverage.range-anomaly")
+		eq(t, "anomalies", list(t, s.Evidence, "signatures")[0]["anomalies"], []string{"contents-mismatch"})
+	})
 
 	t.Run("usage rights range is low", func(t *testing.T) {
 		b := pdftest.OnePage("x")
@@ -378,11 +411,41 @@ func TestSignatureInventoryFacts(t *testing.T) {
 		eq(t, "signatureCount", s.Evidence["signatureCount"], 1)
 	})
 
+	// A placeholder is an unsigned field, not a signature that is intact
+	// (issue 25 item 5; it was reported signed and intact, info).
 	t.Run("placeholder value never signed", func(t *testing.T) {
 		data := bytes.Replace(signedForm(signOpts{}), []byte("/Contents <3080"), []byte("/Contents <0000"), 1)
-		s := must(t, analyze(t, data, full), "signature-coverage")
-		eq(t, "emptyValue", list(t, s.Evidence, "signatures")[0]["emptyValue"], true)
+		r := analyze(t, data, full)
+		eq(t, "signed", r.Document["signed"], false)
+		s := must(t, r, "signature-coverage")
+		expect(t, s, report.Low, "signature-coverage.placeholder-values")
 		eq(t, "emptySignatureValues", s.Evidence["emptySignatureValues"], 1)
+		eq(t, "signatureCount", s.Evidence["signatureCount"], 0)
+	})
+
+	t.Run("empty field only", func(t *testing.T) {
+		b := pdftest.OnePage("x")
+		b.Set(6, "<< /FT /Sig /T (Signature1) /Type /Annot /Subtype /Widget /Rect [0 0 0 0] /P 3 0 R >>")
+		b.Set(pdftest.CatalogObj, pdftest.CatalogDict("/AcroForm << /Fields [6 0 R] >>"))
+		r := analyze(t, b.Bytes(), full)
+		eq(t, "signed", r.Document["signed"], false)
+		s := must(t, r, "signature-coverage")
+		expect(t, s, report.Info, "signature-coverage.unsigned-fields")
+		eq(t, "emptySignatureFields", s.Evidence["emptySignatureFields"], 1)
+	})
+
+	// A signature field listing itself among its kids was lost: the walk
+	// took it for a parent whose only kid it had already met (issue 25
+	// item 9).
+	t.Run("field lists itself as its kid", func(t *testing.T) {
+		b := pdftest.OnePage("x")
+		b.Set(6, "<< /FT /Sig /T (s) /Kids [6 0 R] /V 7 0 R /Type /Annot /Subtype /Widget /Rect [0 0 0 0] /P 3 0 R >>")
+		b.Set(7, pdftest.SigDict("Sig", "adbe.pkcs7.detached", 16, ""))
+		b.Set(pdftest.CatalogObj, pdftest.CatalogDict("/AcroForm << /Fields [6 0 R] >>"))
+		r := analyze(t, pdftest.Seal(b.Bytes()), full)
+		eq(t, "signed", r.Document["signed"], true)
+		s := must(t, r, "signature-coverage")
+		eq(t, "field", list(t, s.Evidence, "signatures")[0]["field"], "s")
 	})
 
 	t.Run("xref streams", func(t *testing.T) {

@@ -68,7 +68,8 @@ var catalogue = []entry{
 	{"incremental-updates.content-touched", "Content changed after the original save", "{appended} revision(s) were appended after the original save; {contentRevisions} of them wrote page content, pages or page images."},
 
 	// active-content
-	{"active-content.javascript", "JavaScript present", "The document carries {total} active element(s), including JavaScript; none of it was run."},
+	{"active-content.javascript", "JavaScript present", "The document carries {total} active element(s), including JavaScript that calls network, mail, file, launch or run-time code functions, or is packed or unreadable; none of it was run."},
+	{"active-content.form-scripts", "Form scripts present", "The document carries {total} active element(s), including {scripts} JavaScript script(s) that call no network, mail, file, launch or run-time code functions and are not packed; none of it was run."},
 	{"active-content.launch", "Launch action present", "The document carries {total} active element(s), including an action that launches an external program; nothing was run."},
 	{"active-content.submit", "Form submission or data import", "The document carries {total} active element(s), including actions that submit or import form data; nothing was run."},
 	{"active-content.rich-media", "Rich media present", "The document carries {total} active element(s), including rich media; nothing was played."},
@@ -106,10 +107,12 @@ var catalogue = []entry{
 	// end of compare findings
 	// page content families (engine/pdf)
 	{"hidden-text.invisible", "Invisible text", "{runs} text run(s) on {pages} page(s) are drawn in the invisible render mode outside an OCR layer: a reader cannot see them, but text extraction and language models read them."},
-	{"hidden-text.background-colour", "Text in the colour of its background", "{runs} text run(s) on {pages} page(s) are painted in the same colour as the fill beneath them."},
+	{"hidden-text.background-colour", "Text in the colour of its background", "{runs} text run(s) on {pages} page(s) are painted in a colour that does not stand out from what lies beneath them."},
+	{"hidden-text.transparent", "Transparent text", "{runs} text run(s) on {pages} page(s) are painted at 10% opacity or less: a reader cannot see them, but text extraction and language models read them."},
 	{"hidden-text.outside-page", "Text outside the page", "{runs} text run(s) on {pages} page(s) lie entirely outside the visible page area (CropBox or MediaBox)."},
 	{"hidden-text.tiny", "Microscopic text", "{runs} text run(s) on {pages} page(s) are drawn smaller than 1 point."},
 	{"hidden-text.clipped", "Text clipped away", "{runs} text run(s) on {pages} page(s) are entirely outside their clipping path, so nothing of them is shown."},
+	{"content-overlay.injection", "Covered text addressed to a language model", "Text covered by boxes on {pages} page(s) reads as instructions to a language model ({cues} cue(s) in {categories} categor(ies))."},
 	{"hidden-text.injection", "Hidden text addressed to a language model", "Text hidden from a reader on {pages} page(s) reads as instructions to a language model ({cues} cue(s) in {categories} categor(ies))."},
 	{"hidden-text.ocr-layer", "OCR text layer", "{pages} page(s) are scanned images with an invisible OCR text layer over them, as OCR software writes; this is normal."},
 	{"redaction-exposure.text-under-box", "Text still present under redaction boxes", "{boxes} dark box(es) on {pages} page(s) are drawn over text that is still in the file ({characters} character(s) under them): the redaction can be undone by copying the text."},
@@ -134,12 +137,15 @@ var catalogue = []entry{
 	// end of page content families
 	// signature families (engine/pdf)
 	{"signature-coverage.signature-removed", "Signature removed", "{removed} signature(s) attached in an earlier revision are no longer attached to the document."},
-	{"signature-coverage.range-anomaly", "Signature byte range anomaly", "{signatures} signature(s) have a byte range that does not cover their revision exactly: a gap, an overlap, a range that stops short or runs past the file, or a hole that is not the signature's own value."},
+	{"signature-coverage.range-anomaly", "Signature byte range anomaly", "{signatures} signature(s) have a byte range that does not cover their revision exactly ({anomalies})."},
 	{"signature-coverage.content-after-signing", "Content changed after signing", "{revisions} revision(s) appended after a signature changed page content, pages or page images."},
 	{"signature-coverage.unsigned-changes", "Unsigned changes after the last signature", "{revisions} revision(s) appended after the last signature are covered by no signature and change more than validation data and metadata."},
 	{"signature-coverage.usage-rights-anomaly", "Usage-rights signature no longer covers the file", "{signatures} usage-rights signature(s), which enable viewer features and vouch for no content, have a byte range that does not cover their revision exactly."},
+	{"signature-coverage.placeholder-values", "Signature fields look signed but are not", "{values} signature value(s) carry no signature bytes (no /Contents, or only zero bytes): the fields state signer details but nothing was signed."},
+	{"signature-coverage.unsigned-fields", "Unsigned signature fields", "{fields} signature field(s) carry no signature value: the document is not signed."},
 	{"signature-coverage.intact", "Signatures cover their revisions", "{signatures} signature(s) and {timestamps} document timestamp(s) cover their revisions; anything appended after them is validation data, metadata or covered by a later signature. Signatures were not validated cryptographically."},
 	{"signature-permissions.certification-broken", "Certification permissions broken", "{broken} of the {assessed} revision(s) appended after the certification signature made changes its permissions (P={p}) do not allow."},
+	{"signature-permissions.lock-permissions-broken", "Changes forbidden by a signature's field lock", "{signatures} approval signature(s) lock the document at permission level P={p} through their field lock, and {revisions} revision(s) appended after them made changes that level does not allow (form filling included when P=1)."},
 	{"signature-permissions.locked-field-changed", "Locked form field changed", "{fields} form field(s) locked by a signature were changed by a later revision ({changes} change(s))."},
 	{"signature-permissions.unclassified-changes", "Changes after certification not classified", "{opaque} of the {assessed} revision(s) appended after the certification signature changed objects this analysis cannot classify, so whether its permissions (P={p}) allow them is unknown."},
 	{"signature-permissions.permitted", "Certified document within its permissions", "The document is certified (P={p}); the {assessed} revision(s) appended after the certification made only changes it permits."},

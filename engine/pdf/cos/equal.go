@@ -4,7 +4,8 @@ import "bytes"
 
 // Equal compares two objects structurally. References compare by number and
 // generation (not by what they point to); streams by dictionary and data
-// position. Depth is bounded like parsing.
+// position; numbers by value, since 0 and 0.0 are the same PDF number (a
+// rewrite that respells a box is not a change). Depth is bounded like parsing.
 func Equal(a, b Object) bool { return equal(a, b, 0) }
 
 func equal(a, b Object, depth int) bool {
@@ -14,7 +15,11 @@ func equal(a, b Object, depth int) bool {
 	switch x := a.(type) {
 	case nil:
 		return b == nil
-	case Bool, Int, Real, Name, Ref:
+	case Int, Real:
+		va, _ := AsNumber(a)
+		vb, ok := AsNumber(b)
+		return ok && va == vb
+	case Bool, Name, Ref:
 		return a == b
 	case String:
 		y, ok := b.(String)

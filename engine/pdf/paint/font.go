@@ -42,6 +42,10 @@ type Font struct {
 	approx     bool
 	texts      map[uint32]string
 	lowTexts   *[256]lowText // codes below 256, without hashing
+
+	// capHeight and xHeight bound the ink of capitals and digits, and of
+	// lowercase letters without ascenders (glyph extents, issue 25).
+	capHeight, xHeight float64
 }
 
 // lowText is a remembered decoding of a one-byte code.
@@ -128,6 +132,8 @@ func (in *Interpreter) loadFont(d *cos.Dict) *Font {
 		missing:    0.5,
 		ascent:     0.8,
 		descent:    -0.2,
+		capHeight:  0.7,
+		xHeight:    0.5,
 		fontMatrix: Matrix{0.001, 0, 0, 0.001, 0, 0},
 	}
 	if s, ok := r(d.Get("BaseFont")).(cos.Name); ok {
@@ -167,6 +173,12 @@ func (in *Interpreter) loadFont(d *cos.Dict) *Font {
 		}
 		if dd, ok := cos.AsNumber(r(desc.Get("Descent"))); ok && dd < 0 && dd > -3000 {
 			f.descent = dd / 1000
+		}
+		if c, ok := cos.AsNumber(r(desc.Get("CapHeight"))); ok && c > 0 && c/1000 <= f.ascent {
+			f.capHeight = c / 1000
+		}
+		if x, ok := cos.AsNumber(r(desc.Get("XHeight"))); ok && x > 0 && x/1000 <= f.capHeight {
+			f.xHeight = x / 1000
 		}
 		if mw, ok := cos.AsNumber(r(desc.Get("MissingWidth"))); ok && mw > 0 && !f.composite {
 			f.missing = mw / 1000
@@ -501,4 +513,45 @@ func (f *Font) digitConflicts() int {
 		}
 	}
 	return n
+}
+
+// Ink classes of a glyph: the vertical extent its shape takes, for Latin
+// letters and digits; inkLine (any other glyph) keeps the font's line box.
+const (
+	inkLine      = iota
+	inkCap       // capitals, digits, lowercase with ascenders: baseline to cap height
+	inkX         // lowercase without ascender or descender: baseline to x-height
+	inkDescender // g p q y: descent to x-height
+	inkTall      // j: descent to cap height
+	inkClasses
+)
+
+// inkClass classes a glyph by its text's only character.
+func inkClass(text string) int {
+	if len(text) != 1 {
+		return inkLine
+	}
+	switch c := text[0]; {
+	case c >= 'A' && c <= 'Z', c >= '0' && c <= '9', strings.IndexByte("bdfhiklt", c) >= 0:
+		return inkCap
+	case strings.IndexByte("acemnorsuvwxz", c) >= 0:
+		return inkX
+	case strings.IndexByte("gpqy", c) >= 0:
+		return inkDescender
+	case c == 'j':
+		return inkTall
+	}
+	return inkLine
+}
+
+// inkRows are the vertical extents of the ink classes, in text space
+// units of one em.
+func (f *Font) inkRows() [inkClasses][2]float64 {
+	return [inkClasses][2]float64{
+		inkLine:      {f.descent, f.ascent},
+		inkCap:       {0, f.capHeight},
+		inkX:         {0, f.xHeight},
+		inkDescender: {f.descent, f.xHeight},
+		inkTall:      {f.descent, f.capHeight},
+	}
 }

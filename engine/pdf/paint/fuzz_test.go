@@ -109,6 +109,10 @@ func FuzzInterpret(f *testing.F) {
 	f.Add([]byte("BT /F2 12 Tf <00030004> Tj T* (x) ' 1 2 (y) \" ET /Fm Do /Im Do BI /W 1 ID x EI"))
 	f.Add([]byte("0 0 1 rg 0 0 50 50 re W* n /GS gs /CS0 cs 0.2 scn 1 1 m 2 2 l 3 3 4 4 5 5 c h B* /OC /L BDC EMC EMC"))
 	f.Add([]byte("BT /F3 1e308 Tf 1e308 0 0 1e308 0 0 Tm (abc) Tj -1e308 TL T* ET 0 0 0 0 0 0 cm"))
+	// frames (issue 25): holes by the even-odd and non-zero rules; a soft
+	// mask whose group is this same stream
+	f.Add([]byte("0 g 50 680 320 60 re 55 685 310 50 re f* 50 680 320 60 re 365 685 -310 50 re f 0 0 m 9 0 l 9 9 l 0 9 l h 1 1 m 1 8 l 8 8 l 8 1 l h B"))
+	f.Add([]byte("/GM gs 0.05 g 0 0 10 10 re f BT /F1 10 Tf (Ag) Tj ET"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ob := newObjects()
 		ob.stream(7, nil, "1 begincodespacerange <0000> <FFFF> endcodespacerange 1 beginbfrange <0000> <00FF> <0041> endbfrange")
@@ -117,7 +121,8 @@ func FuzzInterpret(f *testing.F) {
 		ob.objs[8] = parse(t, "<< /Subtype /Type3 /FontMatrix [0.001 0 0 0.001 0 0] /CharProcs << >> /FirstChar 0 /Widths [1000] >>")
 		ob.stream(20, parse(t, "<< /Subtype /Image /Width 1 /Height 1 /ImageMask true >>").(*cos.Dict), "x")
 		ob.stream(21, parse(t, "<< /Subtype /Form /BBox [0 0 10 10] /Resources << /XObject << /Fm 21 0 R >> >> >>").(*cos.Dict), string(data))
-		res := parse(t, "<< /Font << /F1 5 0 R /F2 6 0 R /F3 8 0 R >> /XObject << /Fm 21 0 R /Im 20 0 R >> /ExtGState << /GS << /ca 0.3 /SMask /None >> >> /ColorSpace << /CS0 [/ICCBased << /N 4 >>] >> >>").(*cos.Dict)
+		ob.stream(22, parse(t, "<< /Subtype /Form /BBox [0 0 10 10] /Resources << /Font << /F1 5 0 R >> /ExtGState << /GM << /SMask << /S /Luminosity /G 22 0 R >> >> >> >> >>").(*cos.Dict), string(data))
+		res := parse(t, "<< /Font << /F1 5 0 R /F2 6 0 R /F3 8 0 R >> /XObject << /Fm 21 0 R /Im 20 0 R >> /ExtGState << /GS << /ca 0.3 /SMask /None >> /GM << /SMask << /S /Luminosity /G 22 0 R /BC [0.5] >> >> >> /ColorSpace << /CS0 [/ICCBased << /N 4 >>] >> >>").(*cos.Dict)
 		ob.stream(12, nil, string(data))
 		pg := New(ob.source()).Page(cos.Array{cos.Ref{Num: 12}, cos.Ref{Num: 12}}, res)
 		if len(pg.Text) > maxRuns || len(pg.Shapes) > maxShapes || len(pg.Images) > maxImages || pg.Operators > maxOps {
@@ -126,6 +131,14 @@ func FuzzInterpret(f *testing.F) {
 		for _, r := range pg.Text {
 			if !r.Box.finite() || len(r.Text) > maxRunText {
 				t.Fatalf("run %+v", r.Box)
+			}
+			for _, g := range r.Glyphs {
+				if !g.Ink.finite() {
+					t.Fatalf("glyph ink %+v", g.Ink)
+				}
+			}
+			if r.Fill.A < 0 || r.Fill.A > 1 {
+				t.Fatalf("fill opacity %v", r.Fill.A)
 			}
 		}
 	})

@@ -66,6 +66,25 @@ func (r Rect) Contains(s Rect, tol float64) bool {
 	return s.X0 >= r.X0-tol && s.Y0 >= r.Y0-tol && s.X1 <= r.X1+tol && s.Y1 <= r.Y1+tol
 }
 
+// minus appends the parts of r outside s to out: up to four bands.
+func (r Rect) minus(s Rect, out []Rect) []Rect {
+	i := r.Intersect(s)
+	if i.Area() <= 0 {
+		return append(out, r)
+	}
+	for _, p := range [4]Rect{
+		{r.X0, r.Y0, r.X1, i.Y0}, // below
+		{r.X0, i.Y1, r.X1, r.Y1}, // above
+		{r.X0, i.Y0, i.X0, i.Y1}, // left
+		{i.X1, i.Y0, r.X1, i.Y1}, // right
+	} {
+		if p.Area() > 0 {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // Union grows r to cover s; the zero Rect counts as empty.
 func (r Rect) Union(s Rect) Rect {
 	if r == (Rect{}) {

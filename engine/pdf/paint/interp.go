@@ -20,6 +20,10 @@ type gstate struct {
 	wordSpace, scale       float64
 	leading, rise          float64
 	mode                   int
+
+	// maskAlpha bounds the opacity a soft mask lets through (0.5 when it
+	// is not known).
+	maskAlpha float64
 }
 
 // frame is one content stream being run: the page's or a form's.
@@ -39,6 +43,9 @@ type subpath struct {
 	rect   bool
 	closed bool
 	curved bool
+	// dir is the winding direction in page space, +1 or -1; 0 when not
+	// known (curves, more points than kept).
+	dir int8
 }
 
 // run is the state of one page walk.
@@ -49,6 +56,7 @@ type run struct {
 	stack    []gstate
 	tm, tlm  Matrix
 	path     []subpath
+	pieces   []Rect // minusHoles' result, reused from path to path
 	clipNext bool
 	marked   []bool // per open marked-content sequence: optional content
 	optional int
@@ -233,13 +241,17 @@ func (r *run) op(op string, args []Operand, fr frame) {
 	case "W", "W*":
 		r.clipNext = true
 	case "S", "s":
-		r.paint(false, true, fr)
-	case "f", "F", "f*":
-		r.paint(true, false, fr)
-	case "B", "B*", "b", "b*":
-		r.paint(true, true, fr)
+		r.paint(false, true, false, fr)
+	case "f", "F":
+		r.paint(true, false, false, fr)
+	case "f*":
+		r.paint(true, false, true, fr)
+	case "B", "b":
+		r.paint(true, true, false, fr)
+	case "B*", "b*":
+		r.paint(true, true, true, fr)
 	case "n":
-		r.paint(false, false, fr)
+		r.paint(false, false, false, fr)
 	case "sh":
 		// A shading fills the clip; its colours are not computed.
 		saved := r.gs.fill
@@ -369,6 +381,10 @@ func (r *run) extGState(args []Operand, fr frame) {
 	if sm := r.in.src.Resolve(d.Get("SMask")); sm != nil {
 		n, isName := sm.(cos.Name)
 		gs.softMask = !isName || n != "None"
+		gs.maskAlpha = unknownMask
+		if md := cos.DictOf(sm); md != nil {
+			gs.maskAlpha = r.in.maskAlpha(md)
+		}
 	}
 }
 
@@ -405,7 +421,94 @@ func (r *run) rectangle(x, y, w, h float64) {
 	}
 	box := RectOf([4]float64{x, y, x + w, y + h})
 	pb := box.transform(r.gs.ctm)
-	r.path = append(r.path, subpath{box: pb, n: 4, rect: r.gs.ctm.axisAligned(), closed: true})
+	// re runs counter-clockwise in user space when w and h agree in sign;
+	// a mirroring CTM turns it.
+	m := r.gs.ctm
+	dir := int8(1)
+	if (w*h < 0) != (m[0]*m[3]-m[1]*m[2] < 0) {
+		dir = -1
+	}
+	r.path = append(r.path, subpath{box: pb, n: 4, rect: m.axisAligned(), closed: true, dir: dir})
+}
+
+// direction is the winding of a straight subpath whose points are all
+// kept (the shoelace sign), 0 otherwise.
+func (s *subpath) direction() int8 {
+	if s.dir != 0 || s.curved || s.n > maxPathPoints || s.n < 3 {
+		return s.dir
+	}
+	area := 0.0
+	for i := range s.n {
+		a, b := s.pts[i], s.pts[(i+1)%s.n]
+		area += a[0]*b[1] - b[0]*a[1]
+	}
+	switch {
+	case area > 0:
+		return 1
+	case area < 0:
+		return -1
+	}
+	return 0
+}
+
+// maxHoleSubpaths bounds the subpaths of one path checked for holes: each
+// is compared with every other. Frames and cut-outs have a handful.
+const maxHoleSubpaths = 32
+
+// holes marks the subpaths of a filled path that are holes under the fill
+// rule: a border drawn as an outer and an inner rectangle fills the band
+// between them, not the inner area (issue 25). A subpath lying inside
+// others is a hole when the winding number inside it is zero (non-zero
+// rule) or the count of subpaths around it, itself included, is even
+// (even-odd rule). Nil when nothing is a hole.
+func (r *run) holes(evenOdd bool) []bool {
+	n := len(r.path)
+	if n < 2 || n > maxHoleSubpaths {
+		return nil
+	}
+	var out []bool
+	for i := range r.path {
+		in := &r.path[i]
+		around, winding, known := 0, int(in.direction()), in.direction() != 0
+		for j := range r.path {
+			o := &r.path[j]
+			if j == i || !o.box.Contains(in.box, 0) || o.box == in.box {
+				continue
+			}
+			around++
+			d := o.direction()
+			winding += int(d)
+			known = known && d != 0
+		}
+		hole := around > 0 && ((evenOdd && around%2 == 1) || (!evenOdd && known && winding == 0))
+		if hole {
+			if out == nil {
+				out = make([]bool, n)
+			}
+			out[i] = true
+		}
+	}
+	return out
+}
+
+// minusHoles is box without the holes lying inside it, as rectangles.
+func (r *run) minusHoles(box Rect, holes []bool) []Rect {
+	pieces := append(r.pieces[:0], box)
+	for j, h := range holes {
+		if !h || !box.Contains(r.path[j].box, 0) || box == r.path[j].box {
+			continue
+		}
+		if len(pieces) > maxHoleSubpaths*4 {
+			break // overlapping cut-outs: the rest stays filled
+		}
+		next := make([]Rect, 0, len(pieces)+3)
+		for _, p := range pieces {
+			next = p.minus(r.path[j].box, next)
+		}
+		pieces = next
+	}
+	r.pieces = pieces
+	return pieces
 }
 
 // isRect recognises a rectangle drawn with m, l, l, l (and h).
@@ -443,10 +546,15 @@ func (r *run) full(n, limit int) bool {
 }
 
 // paint ends the current path: records what fill and stroke paint, then
-// applies a pending clip.
-func (r *run) paint(fill, stroke bool, fr frame) {
+// applies a pending clip. Holes the fill rule leaves are cut out of the
+// boxes that surround them.
+func (r *run) paint(fill, stroke, evenOdd bool, fr frame) {
 	if (fill || stroke) && len(r.path) > 0 {
 		seq := r.next()
+		var holes []bool
+		if fill {
+			holes = r.holes(evenOdd)
+		}
 		var rest Rect
 		restSet := false
 		for i := range r.path {
@@ -454,14 +562,24 @@ func (r *run) paint(fill, stroke bool, fr frame) {
 			if !sp.box.finite() {
 				continue
 			}
+			if holes != nil && holes[i] {
+				if stroke {
+					r.shape(Shape{Seq: seq, Box: sp.box, Rect: sp.isRect()}, false, true, fr)
+				}
+				continue
+			}
 			if sp.isRect() {
-				r.shape(Shape{Seq: seq, Box: sp.box, Rect: true}, fill, stroke, fr)
+				for _, p := range r.minusHoles(sp.box, holes) {
+					r.shape(Shape{Seq: seq, Box: p, Rect: true}, fill, stroke, fr)
+				}
 				continue
 			}
 			rest, restSet = rest.Union(sp.box), true
 		}
 		if restSet {
-			r.shape(Shape{Seq: seq, Box: rest}, fill, stroke, fr)
+			for _, p := range r.minusHoles(rest, holes) {
+				r.shape(Shape{Seq: seq, Box: p}, fill, stroke, fr)
+			}
 		}
 	}
 	if r.clipNext {
@@ -490,7 +608,7 @@ func (r *run) shape(s Shape, fill, stroke bool, fr frame) {
 	s.Fill, s.Stroke = fill, stroke
 	s.FillColor, s.StrokeColor = r.gs.fill, r.gs.stroke
 	if r.gs.softMask {
-		s.FillColor.A, s.StrokeColor.A = min(s.FillColor.A, 0.5), min(s.StrokeColor.A, 0.5)
+		s.FillColor.A, s.StrokeColor.A = min(s.FillColor.A, r.gs.maskAlpha), min(s.StrokeColor.A, r.gs.maskAlpha)
 	}
 	s.Stream, s.Revision, s.Form = fr.stream, fr.revision, fr.form
 	r.page.Shapes = append(room(r.page.Shapes), s)
@@ -619,7 +737,8 @@ func (r *run) show(items []Operand, fr frame) {
 		Optional: r.optional > 0, Stream: fr.stream, Revision: fr.revision, Form: fr.form,
 	}
 	if gs.softMask {
-		tr.Fill.A = min(tr.Fill.A, 0.5)
+		tr.Fill.A = min(tr.Fill.A, gs.maskAlpha)
+		tr.Stroke.A = min(tr.Stroke.A, gs.maskAlpha)
 	}
 	// Within one show only the text-space x moves, so every glyph box is
 	// the box at offset x mapped by the same matrix.
@@ -631,6 +750,10 @@ func (r *run) show(items []Operand, fr frame) {
 	x := 0.0
 	y0, y1 := f.descent*gs.size+gs.rise, f.ascent*gs.size+gs.rise
 	row := newRowMap(m0, y0, y1)
+	var inks [inkClasses]rowMap
+	for i, e := range f.inkRows() {
+		inks[i] = newRowMap(m0, e[0]*gs.size+gs.rise, e[1]*gs.size+gs.rise)
+	}
 	for _, it := range items {
 		switch it.Kind {
 		case String:
@@ -641,6 +764,10 @@ func (r *run) show(items []Operand, fr frame) {
 				w := f.width(code)
 				g := Glyph{Text: f.text(code)}
 				g.Box = row.box(x, x+w*gs.size*gs.scale)
+				g.Ink = g.Box
+				if c := inkClass(g.Text); c != inkLine {
+					g.Ink = inks[c].box(x, x+w*gs.size*gs.scale)
+				}
 				if first {
 					tr.Box, first = g.Box, false
 				} else {
@@ -689,4 +816,91 @@ func room[S ~[]E, E any](s S) S {
 		return s
 	}
 	return slices.Grow(s, max(cap(s), 16))
+}
+
+// Soft masks: the opacity a mask lets through is bounded from above by
+// running its group: a luminosity mask is at most the lightest colour the
+// group paints, or its backdrop (/BC, black by default) where it paints
+// nothing; an alpha mask at most the highest opacity it paints. Images,
+// colours not computed, nested masks and long groups leave it unknown.
+const (
+	unknownMask = 0.5
+	maxMasks    = 16 // mask groups run per interpreter
+)
+
+func (in *Interpreter) maskAlpha(d *cos.Dict) float64 {
+	if v, ok := in.masks[d]; ok {
+		return v
+	}
+	v := unknownMask
+	if !in.inMask && len(in.masks) < maxMasks {
+		v = in.measureMask(d)
+	}
+	if in.masks == nil {
+		in.masks = map[*cos.Dict]float64{}
+	}
+	in.masks[d] = v
+	return v
+}
+
+func (in *Interpreter) measureMask(d *cos.Dict) float64 {
+	g, ok := in.src.Resolve(d.Get("G")).(*cos.Stream)
+	if !ok {
+		return unknownMask
+	}
+	luminosity := d.Name("S") != "Alpha"
+	bound := 0.0
+	if bc, ok := in.src.Resolve(d.Get("BC")).(cos.Array); ok && luminosity {
+		args := make([]Operand, 0, 4)
+		for _, o := range bc {
+			v, _ := cos.AsNumber(in.src.Resolve(o))
+			args = append(args, Operand{Kind: Number, Num: v})
+		}
+		var sp space
+		switch len(args) {
+		case 1:
+			sp = spaceGray
+		case 3:
+			sp = spaceRGB
+		case 4:
+			sp = spaceCMYK
+		default:
+			return unknownMask
+		}
+		bound = colorOf(sp, args, 1).Luminance()
+	}
+	sub := &Interpreter{src: in.src, fonts: in.fonts, direct: in.direct, forms: map[int][]byte{}, inMask: true}
+	pg := sub.Page(g, cos.DictOf(in.src.Resolve(g.Dict.Get("Resources"))))
+	if pg.Truncated || len(pg.Images) > 0 {
+		return unknownMask
+	}
+	level := func(c Color) (float64, bool) {
+		if luminosity {
+			return c.Luminance(), c.Known
+		}
+		return c.A, true
+	}
+	for _, s := range pg.Shapes {
+		for _, c := range []struct {
+			on  bool
+			col Color
+		}{{s.Fill, s.FillColor}, {s.Stroke, s.StrokeColor}} {
+			if !c.on {
+				continue
+			}
+			v, ok := level(c.col)
+			if !ok {
+				return unknownMask
+			}
+			bound = max(bound, v)
+		}
+	}
+	for _, t := range pg.Text {
+		v, ok := level(t.Fill)
+		if !ok {
+			return unknownMask
+		}
+		bound = max(bound, v)
+	}
+	return min(bound, unknownMask)
 }

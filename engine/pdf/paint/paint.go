@@ -26,7 +26,7 @@ const (
 	maxGStack     = 64
 	maxMarked     = 64
 	maxFonts      = 4096
-	maxPathPoints = 5 // points kept per subpath to recognise a rectangle
+	maxPathPoints = 8 // points kept per subpath: rectangles, winding of small polygons
 	maxFormCache  = 16 << 20
 	stopEvery     = 1024
 )
@@ -80,7 +80,11 @@ type StreamRef struct {
 
 // Glyph is one shown character.
 type Glyph struct {
-	Box  Rect
+	Box Rect
+	// Ink is the part of Box the glyph's shape takes: for Latin letters
+	// and digits, baseline to cap or x-height, descent for descenders (the
+	// font's CapHeight and XHeight); Box for any other glyph.
+	Ink  Rect
 	Text string // decoded; "" when the font gives no mapping
 }
 
@@ -149,6 +153,11 @@ type Interpreter struct {
 	text      []byte  // a run's text while show builds it
 	// scanners[d] tokenises the streams run at form depth d.
 	scanners [maxFormDepth + 1]Scanner
+
+	// masks caches soft-mask opacity bounds; inMask marks the interpreter
+	// that runs a mask's group (masks inside it stay unknown).
+	masks  map[*cos.Dict]float64
+	inMask bool
 }
 
 // scanner returns the tokenizer of form depth d.

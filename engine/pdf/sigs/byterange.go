@@ -183,14 +183,21 @@ func (a *analysis) measureCoverage(s *signature) rangeCoverage {
 		c.anomalies = append(c.anomalies, rangeContentsElse)
 	default:
 		contents, _ := a.resolve(s.dict.Get("Contents")).(cos.String)
-		strEnd, same := hexStringAt(data, int(holeStart), contents.Bytes)
-		inHost := located && a.inObject(hostStart, int(holeStart))
+		// Some signing tools let the ranges cover the string's < and >
+		// and leave out only its digits: what matters is that every byte
+		// left out belongs to the signature's own string.
+		strStart := int(holeStart)
+		if strStart > 0 && data[strStart] != '<' && data[strStart-1] == '<' {
+			strStart--
+		}
+		strEnd, same := hexStringAt(data, strStart, contents.Bytes)
+		inHost := located && a.inObject(hostStart, strStart)
 		switch {
 		case !same || !inHost:
 			c.anomalies = append(c.anomalies, rangeContentsElse)
 		case int64(strEnd) < holeEnd:
 			c.anomalies = append(c.anomalies, rangeGap)
-		case int64(strEnd) > holeEnd:
+		case int64(strEnd) > holeEnd && (int64(strEnd)-1 != holeEnd || data[holeEnd] != '>'):
 			c.anomalies = append(c.anomalies, rangeOverlap)
 		}
 	}

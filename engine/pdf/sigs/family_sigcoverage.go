@@ -1,6 +1,8 @@
 package sigs
 
 import (
+	"strings"
+
 	"github.com/doctrust/doctrust/engine/pdf/cos"
 	"github.com/doctrust/doctrust/engine/report"
 )
@@ -11,7 +13,7 @@ import (
 func (a *analysis) signatureCoverage() *report.Finding {
 	inv := a.signatures()
 	gone := a.removedSignatures()
-	if len(inv.sigs) == 0 && len(gone.removed) == 0 {
+	if len(inv.sigs) == 0 && len(gone.removed) == 0 && inv.emptyFields+inv.placeholders == 0 {
 		return nil
 	}
 	t := a.tally(inv)
@@ -22,7 +24,7 @@ func (a *analysis) signatureCoverage() *report.Finding {
 		"certified":             t.counts[sigCertification] > 0,
 		"dss":                   a.catalog.Has("DSS"),
 		"emptySignatureFields":  inv.emptyFields,
-		"emptySignatureValues":  t.emptyValues,
+		"emptySignatureValues":  inv.placeholders,
 		"unsignedRevisions":     t.unsigned,
 		"contentRevisionsAfter": t.contentRevisions,
 		"orphanSignatureValues": gone.orphans,
@@ -43,16 +45,24 @@ func (a *analysis) signatureCoverage() *report.Finding {
 		v.add(report.High, report.Msg("signature-coverage.signature-removed", "removed", len(gone.removed)))
 	}
 	if t.anomalous > 0 {
-		v.add(report.High, report.Msg("signature-coverage.range-anomaly", "signatures", t.anomalous))
+		v.add(report.High, report.Msg("signature-coverage.range-anomaly", "signatures", t.anomalous, "anomalies", report.Kind(strings.Join(t.anomalies(), ", "))))
 	}
 	if t.contentRevisions > 0 {
-		v.add(report.Medium, report.Msg("signature-coverage.content-after-signing", "revisions", t.contentRevisions))
+		// Page content changed under a signature, approval, certification
+		// or timestamp alike: what was signed is no longer what shows.
+		v.add(report.High, report.Msg("signature-coverage.content-after-signing", "revisions", t.contentRevisions))
 	}
 	if t.unsigned > 0 {
 		v.add(report.Low, report.Msg("signature-coverage.unsigned-changes", "revisions", t.unsigned))
 	}
 	if t.usageRightsAnomalous > 0 {
 		v.add(report.Low, report.Msg("signature-coverage.usage-rights-anomaly", "signatures", t.usageRightsAnomalous))
+	}
+	if inv.placeholders > 0 {
+		v.add(report.Low, report.Msg("signature-coverage.placeholder-values", "values", inv.placeholders))
+	}
+	if len(v.msgs) == 0 && len(inv.sigs) == 0 {
+		v.add(report.Info, report.Msg("signature-coverage.unsigned-fields", "fields", inv.emptyFields))
 	}
 	if len(v.msgs) == 0 {
 		v.add(report.Info, report.Msg("signature-coverage.intact",
@@ -64,13 +74,28 @@ func (a *analysis) signatureCoverage() *report.Finding {
 // coverageTally is what signature-coverage counts over the inventory.
 type coverageTally struct {
 	counts                          map[string]int // by kind
-	emptyValues                     int
 	anomalous, usageRightsAnomalous int
 	// unsigned counts revisions after the last well-formed signature that
 	// change more than validation data; contentRevisions counts revisions
 	// after the first signature that touch page content.
 	unsigned, contentRevisions int
 	list                       []map[string]any
+	// seen holds the range anomalies found, so the message names them.
+	seen map[string]bool
+}
+
+// rangeAnomalies is every anomaly name, in the order messages list them.
+var rangeAnomalies = []string{rangeMalformed, rangeNotFromStart, rangeOverlap, rangeGap, rangeContentsElse, rangeBeyondEOF, rangeShort, rangeNotRevisionEnd}
+
+// anomalies names the range anomalies of the anomalous signatures.
+func (t coverageTally) anomalies() []string {
+	var out []string
+	for _, k := range rangeAnomalies {
+		if t.seen[k] {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 func (a *analysis) tally(inv *sigInventory) coverageTally {
@@ -83,13 +108,10 @@ func (a *analysis) tally(inv *sigInventory) coverageTally {
 		}
 		return n
 	}
-	t := coverageTally{counts: map[string]int{}}
+	t := coverageTally{counts: map[string]int{}, seen: map[string]bool{}}
 	first, last := 0, 0
 	for _, s := range inv.sigs {
 		t.counts[s.kind]++
-		if s.emptyValue() {
-			t.emptyValues++
-		}
 		base := s.cov.base()
 		e := a.signatureEvidence(s, contentAfter(base) > 0)
 		e["modificationLevel"] = modificationLevel(kinds, base, len(a.revisionSpans())-base)
@@ -103,6 +125,9 @@ func (a *analysis) tally(inv *sigInventory) coverageTally {
 			continue
 		case len(s.cov.anomalies) > 0:
 			t.anomalous++
+			for _, k := range s.cov.anomalies {
+				t.seen[k] = true
+			}
 		default:
 			last = max(last, base)
 		}
@@ -140,7 +165,6 @@ func (a *analysis) signatureEvidence(s *signature, contentAfter bool) map[string
 		"appendedBytes":       c.appendedBytes,
 		"contentTouchedAfter": contentAfter,
 		"locksFields":         len(s.locks) > 0,
-		"emptyValue":          s.emptyValue(),
 	}
 	if c.byteRange != nil {
 		e["byteRange"] = c.byteRange

@@ -20,7 +20,8 @@ func (a *analysis) signaturePermissions() *report.Finding {
 	inv := a.signatures()
 	cert := inv.certification()
 	locked := a.lockedFieldChanges(inv)
-	if cert == nil && len(locked) == 0 {
+	lockSigs, lockRevs, lockP := a.lockPermissionBreaks(inv)
+	if cert == nil && len(locked) == 0 && lockSigs == 0 {
 		return nil
 	}
 	ev := map[string]any{}
@@ -46,6 +47,13 @@ func (a *analysis) signaturePermissions() *report.Finding {
 			fields[l.field] = true
 		}
 		v.add(report.High, report.Msg("signature-permissions.locked-field-changed", "fields", len(fields), "changes", len(locked)))
+	}
+	if lockSigs > 0 {
+		// An approval signature whose field lock set a DocMDP level (PDF
+		// 2.0 /P): form filling or more after it is forbidden, at least
+		// medium (issue 25); content changes are high in signature-coverage.
+		v.add(report.Medium, report.Msg("signature-permissions.lock-permissions-broken", "signatures", lockSigs, "revisions", lockRevs, "p", lockP))
+		ev["lockPermissionBreaks"] = lockRevs
 	}
 	if state == permsUnverified {
 		v.add(report.Medium, report.Msg("signature-permissions.unclassified-changes", "p", cert.p, "assessed", assessed, "opaque", opaque))
@@ -129,4 +137,35 @@ func (a *analysis) lockedFieldChanges(inv *sigInventory) []lockedChange {
 		}
 	}
 	return out
+}
+
+// lockPermissionBreaks counts the signatures (other than the certification)
+// whose field lock carries a DocMDP level, and the revisions after them
+// that the level forbids; p is the strictest level among the broken ones.
+func (a *analysis) lockPermissionBreaks(inv *sigInventory) (sigs, revisions, p int) {
+	for _, s := range inv.sigs {
+		lp := 0
+		for _, l := range s.locks {
+			if l.p > 0 && (lp == 0 || l.p < lp) {
+				lp = l.p
+			}
+		}
+		if lp == 0 || s.kind == sigCertification {
+			continue
+		}
+		broken := 0
+		for _, k := range a.revisionKinds() {
+			if k.revision > s.cov.base() && breaks(k.assess(lp)) {
+				broken++
+			}
+		}
+		if broken > 0 {
+			sigs++
+			revisions += broken
+			if p == 0 || lp < p {
+				p = lp
+			}
+		}
+	}
+	return sigs, revisions, p
 }

@@ -21,6 +21,9 @@ const (
 type fieldLock struct {
 	action cos.Name // All, Include or Exclude
 	fields []string // fully qualified names (attacker-authored)
+	// p is the PDF 2.0 /P of a lock: the DocMDP level the document takes
+	// once the field is signed (0: none).
+	p int
 }
 
 // readLock reads a lock's action and field names; names counts down the
@@ -34,6 +37,9 @@ func readLock(d *cos.Dict, resolve func(cos.Object) cos.Object, names *int) *fie
 	case "All", "Include", "Exclude":
 	default:
 		return nil
+	}
+	if p, ok := cos.AsInt(resolve(d.Get("P"))); ok && p >= 1 && p <= 3 {
+		l.p = int(p)
 	}
 	list, _ := resolve(d.Get("Fields")).(cos.Array)
 	for i, n := range list {

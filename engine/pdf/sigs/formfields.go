@@ -119,6 +119,11 @@ func (a *analysis) walkForm(catalog *cos.Dict, rev int, budget *int) formTree {
 		kids, _ := resolve(d.Get("Kids")).(cos.Array)
 		var fieldKids []cos.Object
 		for _, k := range kids {
+			if ref, ok := k.(cos.Ref); ok && seen[ref.Num] {
+				// already met, the field itself among them: a field that
+				// lists itself as its own kid is still a terminal field
+				continue
+			}
 			kd := cos.DictOf(resolve(k))
 			if kd == nil {
 				continue
@@ -127,7 +132,7 @@ func (a *analysis) walkForm(catalog *cos.Dict, rev int, budget *int) formTree {
 				fieldKids = append(fieldKids, k)
 				continue
 			}
-			if ref, ok := k.(cos.Ref); ok && !seen[ref.Num] {
+			if ref, ok := k.(cos.Ref); ok {
 				seen[ref.Num] = true
 				t.nodes[ref.Num] = true
 				fl.widgets = append(fl.widgets, ref.Num)

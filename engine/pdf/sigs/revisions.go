@@ -33,12 +33,19 @@ type RevisionChange struct {
 	Written     []int
 	Overwritten []Overwritten
 	Freed       int
-	Touched     Touched
+	// Unchanged counts objects the revision listed again with the same
+	// bytes or parsed value as before (hybrid-reference files, savers that
+	// re-list every object): listed, not written.
+	Unchanged int
+	Touched   Touched
 	// PagesChanged counts page objects whose content, resources or
 	// geometry differ from their previous version; PagesAdded counts page
 	// objects with no earlier version.
 	PagesChanged int
 	PagesAdded   int
+	// PagesRotated counts pages whose only change is /Rotate: the page
+	// turns, nothing on it changes or hides.
+	PagesRotated int
 }
 
 // ContentTouched reports whether the revision changed what a page shows:
@@ -51,11 +58,14 @@ func (c RevisionChange) ContentTouched() bool {
 // by the incremental-updates family and /compare's ancestry.
 func (c RevisionChange) Evidence() map[string]any {
 	entry := map[string]any{
-		"revision":       c.Revision,
-		"xrefOffset":     c.XrefOffset,
-		"touched":        c.Touched,
-		"objectsFreed":   c.Freed,
-		"contentTouched": c.ContentTouched(),
+		"revision":     c.Revision,
+		"xrefOffset":   c.XrefOffset,
+		"touched":      c.Touched,
+		"objectsFreed": c.Freed,
+		// Objects re-listed identical to the earlier revision are neither
+		// written nor overwritten (issue 25 item 1); the count says so.
+		"objectsUnchanged": c.Unchanged,
+		"contentTouched":   c.ContentTouched(),
 	}
 	report.Capped(entry, "objectsWritten", c.Written)
 	report.Capped(entry, "objectsOverwritten", c.Overwritten)
@@ -177,8 +187,9 @@ func (c objectClass) kind() string {
 	return "other"
 }
 
-// pageKeys are the page entries that decide what a page shows.
-var pageKeys = []cos.Name{"Contents", "Resources", "MediaBox", "CropBox", "Rotate"}
+// pageKeys are the page entries that decide what a page shows. /Rotate
+// is not among them: turning a page changes no mark on it.
+var pageKeys = []cos.Name{"Contents", "Resources", "MediaBox", "CropBox"}
 
 // revisionChanges classifies what each appended revision wrote. Computed
 // once and shared by the families that need it.
@@ -210,8 +221,14 @@ func (a *analysis) revisionChange(k int) RevisionChange {
 			continue
 		}
 		num := int(e.Num)
-		ch.Written = append(ch.Written, num)
 		obj := a.f.Load(e, k)
+		prevEntry, existed := a.f.Lookup(num, k-1)
+		existed = existed && prevEntry.Kind != file.Free
+		if existed && sameObject(a.f.Data, a.f.Load(prevEntry, k-1), obj) {
+			ch.Unchanged++
+			continue
+		}
+		ch.Written = append(ch.Written, num)
 		class := classify(num, obj, roles)
 		switch class {
 		case classPageContent:
@@ -232,13 +249,13 @@ func (a *analysis) revisionChange(k int) RevisionChange {
 		default:
 			ch.Touched.Other++
 		}
-		prevEntry, existed := a.f.Lookup(num, k-1)
-		existed = existed && prevEntry.Kind != file.Free
 		if class == classPage {
 			if !existed {
 				ch.PagesAdded++
 			} else if old := cos.DictOf(a.f.Load(prevEntry, k-1)); old == nil || pageDiffers(old, cos.DictOf(obj)) {
 				ch.PagesChanged++
+			} else if !cos.Equal(old.Get("Rotate"), cos.DictOf(obj).Get("Rotate")) {
+				ch.PagesRotated++
 			}
 		}
 		if existed {

@@ -50,6 +50,10 @@ type sigInventory struct {
 	truncated   bool
 	budget      int // field-walk nodes left for the older views
 	lockNames   int // FieldMDP field names the locks may still list
+
+	// placeholders counts values that carry no signature bytes; like empty
+	// fields they are unsigned, never inventoried as signatures (issue 25).
+	placeholders int
 }
 
 // signatures builds the inventory once; document.signed, signature-coverage
@@ -67,6 +71,10 @@ func (a *analysis) signatures() *sigInventory {
 	add := func(v cos.Object, host int) *signature {
 		d := a.dict(v)
 		if !isSigDict(d) {
+			return nil
+		}
+		if a.placeholder(d) {
+			inv.placeholders++
 			return nil
 		}
 		var key any = d
@@ -170,12 +178,14 @@ func (a *analysis) readReferences(s *signature, lockNames *int) {
 	}
 }
 
-// emptyValue reports a /Contents of zero bytes only: the placeholder a
-// signing tool reserves, never filled with a signature.
-func (s *signature) emptyValue() bool {
-	c, ok := s.dict.Get("Contents").(cos.String)
+// placeholder reports a signature dictionary with no signature in it: no
+// /Contents string, or one of zero bytes only (the space a signing tool
+// reserves and never filled). Such a field is unsigned, whatever signer
+// details the dictionary states.
+func (a *analysis) placeholder(d *cos.Dict) bool {
+	c, ok := a.resolve(d.Get("Contents")).(cos.String)
 	if !ok {
-		return false // not a string at all: the coverage check says so
+		return true
 	}
 	for _, b := range c.Bytes {
 		if b != 0 {

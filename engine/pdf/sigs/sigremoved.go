@@ -61,8 +61,8 @@ func (a *analysis) removedSignatures() detached {
 			if d != nil && !isSigDict(d) {
 				d = cos.DictOf(d.Get("V")) // a field holding its value directly
 			}
-			if !isSigDict(d) {
-				continue
+			if !isSigDict(d) || a.placeholder(d) {
+				continue // a placeholder that goes away takes no signature with it
 			}
 			kind := sigApproval
 			if d.Name("Type") == "DocTimeStamp" {
