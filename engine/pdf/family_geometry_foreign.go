@@ -15,6 +15,7 @@ import (
 //     usual page (keys that follow the content, such as /Annots or
 //     /Group, left out) or it is another size, and
 //   - it uses no font family that the usual pages use,
+//
 // the usual pages (the most common key set) being at least two, and every
 // page outside them being foreign: a writer that varies its page keys on
 // its own is not judged. A foreign page between usual pages is medium (a
