@@ -1,8 +1,10 @@
 package pdf
 
 import (
+	"sort"
 	"strings"
 
+	"github.com/doctrust/doctrust/engine/pdf/cos"
 	"github.com/doctrust/doctrust/engine/pdf/paint"
 )
 
@@ -81,8 +83,17 @@ func forChunks(r *paint.TextRun, fn func(string)) {
 
 type figureUse struct {
 	runs, figures, glyphs int
-	short, margin         bool // a figure under figureMinDigits; a run in the margin bands
+	long                  int // figures of at least figureMinDigits digits
+	// short: a figure under figureMinDigits or mostly not digits; margin: a
+	// run in the margin bands.
+	short, margin bool
+	sizes         []float64 // font size of each figure
 }
+
+// figureSizeSpread: a retyped figure is set at the size of the figures
+// around it; sub- and superscripts, footnote marks and math indices are
+// not.
+const figureSizeSpread = 0.2
 
 // figureFontPage notes the fonts that show only a few figures, against the
 // fonts of the page's other figures.
@@ -110,7 +121,11 @@ func (a *analysis) figureFontPage(cp *contentPage) {
 			u.runs++
 			if ok {
 				u.figures++
-				u.short = u.short || d < figureMinDigits
+				u.sizes = append(u.sizes, r.Size)
+				u.short = u.short || d < figureMinDigits || 2*d < len(text)
+				if d >= figureMinDigits {
+					u.long++
+				}
 			}
 		})
 		if h > 0 && (r.Box.Y1 < cp.media.Y0+figureMargin*h || r.Box.Y0 > cp.media.Y1-figureMargin*h) {
@@ -119,38 +134,122 @@ func (a *analysis) figureFontPage(cp *contentPage) {
 	}
 	for _, fn := range order {
 		u := uses[fn]
-		if u.figures != u.runs || u.runs > figureMaxRuns || u.short || u.margin {
+		if u.figures == 0 || u.figures != u.runs || u.runs > figureMaxRuns || u.short || u.margin || !a.plainTextFont(fn) {
 			continue
 		}
 		otherFigures, otherGlyphs := 0, 0
-		sameFamily, twin := false, false
+		twin := false
 		fam := fontFamily(fn.BaseFont)
+		var sizes []float64
+		byFamily := map[string]int{}
 		for _, g := range order {
 			v := uses[g]
 			if g == fn {
 				continue
 			}
 			otherGlyphs += v.glyphs
+			// A second object of the very same simple, unembedded font: an
+			// editor's own Helvetica beside the generator's. Composite and
+			// embedded fonts are split into several objects by word
+			// processors, so only the standard fonts count.
+			if g.BaseFont == fn.BaseFont && standardTwin(fn, g) {
+				twin = true
+			}
 			if v.figures == 0 {
-				if g.BaseFont == fn.BaseFont {
-					twin = true
-				}
 				continue
 			}
 			otherFigures += v.figures
-			if g.BaseFont == fn.BaseFont {
-				twin = true
-			}
-			if fontFamily(g.BaseFont) == fam {
-				sameFamily = true
-			}
+			sizes = append(sizes, v.sizes...)
+			byFamily[fontFamily(g.BaseFont)] += v.long
 		}
-		if otherFigures < figureMinOther || otherGlyphs < figureMinGlyphs || (sameFamily && !twin) {
+		if otherFigures < figureMinOther || otherGlyphs < figureMinGlyphs || (byFamily[fam] > 0 && !twin) {
+			continue
+		}
+		if !dominant(byFamily) && !twin {
+			continue // the page draws its figures in several families already
+		}
+		if !sizesMatch(u.sizes, median(sizes)) {
 			continue
 		}
 		a.content.fonts.note(fontFigure, cp.number, fn)
 		a.content.fonts.figureRuns += u.runs
 	}
+}
+
+// figureDominance: the share of the page's other long figures that one
+// font family must draw for the page to have a figure font at all.
+const figureDominance = 0.75
+
+func dominant(byFamily map[string]int) bool {
+	top, total := 0, 0
+	for _, n := range byFamily {
+		top = max(top, n)
+		total += n
+	}
+	return total >= figureMinOther && float64(top) >= figureDominance*float64(total)
+}
+
+// standardTwin reports two simple fonts that carry no program of their
+// own, the kind an editing tool adds by name.
+func standardTwin(f, g *paint.Font) bool {
+	return f != g && !f.Embedded && !g.Embedded && f.Subtype == g.Subtype && (f.Subtype == "Type1" || f.Subtype == "TrueType")
+}
+
+func sizesMatch(sizes []float64, m float64) bool {
+	if m <= 0 {
+		return false
+	}
+	for _, s := range sizes {
+		if s < m*(1-figureSizeSpread) || s > m*(1+figureSizeSpread) {
+			return false
+		}
+	}
+	return true
+}
+
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	return s[len(s)/2]
+}
+
+// symbolicFlag is bit 3 of a font descriptor's /Flags.
+const symbolicFlag = 4
+
+// plainTextFont reports a font whose decoded text can be trusted to be
+// the digits it shows: not Type3 (glyphs are drawings), not a symbol or
+// math font (its codes decode to letters and digits that are not what it
+// draws), and an indirect object (tools add fonts as objects).
+func (a *analysis) plainTextFont(fn *paint.Font) bool {
+	if fn.Ref == 0 || fn.Type3() {
+		return false
+	}
+	d := a.dict(cos.Ref{Num: fn.Ref})
+	if d == nil {
+		return false
+	}
+	if d.Name("Subtype") == "Type0" {
+		if arr, ok := a.resolve(d.Get("DescendantFonts")).(cos.Array); ok && len(arr) > 0 {
+			if df := a.dict(arr[0]); df != nil {
+				d = df
+			}
+		}
+	}
+	if fd := a.dict(d.Get("FontDescriptor")); fd != nil {
+		if flags, ok := cos.AsInt(a.resolve(fd.Get("Flags"))); ok && flags&symbolicFlag != 0 {
+			return false
+		}
+	}
+	name := strings.ToLower(fn.BaseFont)
+	for _, sym := range []string{"symbol", "dingbat", "wingding", "webding", "math", "cmsy", "cmmi", "cmex", "msam", "msbm", "pi-", "ornament"} {
+		if strings.Contains(name, sym) {
+			return false
+		}
+	}
+	return true
 }
 
 // fontFamily reduces a BaseFont name to its family: no subset tag, no
