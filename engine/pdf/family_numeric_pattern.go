@@ -11,7 +11,7 @@ import (
 
 // The text-pattern trace of a full re-save: a generator writes every text
 // object of a page the same way (the same positioning and showing
-// operators, TJ arrays with or without kerning, wrapped in q/Q or not); a
+// operators, wrapped in q/Q or not); a
 // figure typed in by another tool is a text object of that tool's own
 // pattern. A page counts when at least patternMinBlocks text objects show
 // text, one pattern holds patternDominance of them and at least
@@ -203,15 +203,10 @@ func scanTextBlocks(data []byte) (blocks []textBlock, shows int, ok bool) {
 			if !in {
 				break
 			}
-			n, kerned := showBytes(op, args)
-			switch {
-			case op == "TJ" && kerned:
-				ops["TJ+kern"] = true
-			case op == "TJ":
-				ops["TJ"] = true
-			default:
-				ops[op] = true
-			}
+			// TJ with or without adjustments is one habit: kerning follows
+			// the letters shown, not the writer.
+			n := showBytes(op, args)
+			ops[op] = true
 			if font && n > 0 {
 				cur.runs = append(cur.runs, shows)
 				shows++
@@ -223,31 +218,27 @@ func scanTextBlocks(data []byte) (blocks []textBlock, shows int, ok bool) {
 	return blocks, shows, ok
 }
 
-// showBytes counts the bytes a show operator shows and whether a TJ array
-// holds position adjustments.
-func showBytes(op string, args []paint.Operand) (n int, kerned bool) {
+// showBytes counts the bytes a show operator shows.
+func showBytes(op string, args []paint.Operand) (n int) {
 	if len(args) == 0 {
-		return 0, false
+		return 0
 	}
 	last := args[len(args)-1]
 	if op != "TJ" {
 		if last.Kind == paint.String {
-			return len(last.Bytes), false
+			return len(last.Bytes)
 		}
-		return 0, false
+		return 0
 	}
 	if last.Kind != paint.Array {
-		return 0, false
+		return 0
 	}
 	for _, e := range last.Elems {
-		switch e.Kind {
-		case paint.String:
+		if e.Kind == paint.String {
 			n += len(e.Bytes)
-		case paint.Number:
-			kerned = true
 		}
 	}
-	return n, kerned
+	return n
 }
 
 func patternOf(ops map[string]bool) string {
