@@ -18,7 +18,9 @@ import (
 // Genuine pages draw figures in a font of their own too (amounts in a
 // monospaced face, a bold total), but then the font shows every figure of
 // its kind, and a bold total shares its family with the other figures, so
-// the rule compares families, not styles.
+// the rule compares families, not styles. A page whose figures already
+// come in several families (a total set in a display face) is left alone,
+// unless the figure font is the only unembedded one.
 const (
 	figureMaxRuns = 3
 	// figureMinDigits: page numbers and footnote marks are short; an amount
@@ -139,6 +141,9 @@ func (a *analysis) figureFontPage(cp *contentPage) {
 		}
 		otherFigures, otherGlyphs := 0, 0
 		twin := false
+		// An unembedded font among embedded ones: generators embed
+		// consistently, an editor types with a standard font by name.
+		odd := !fn.Embedded
 		fam := fontFamily(fn.BaseFont)
 		var sizes []float64
 		byFamily := map[string]int{}
@@ -148,6 +153,7 @@ func (a *analysis) figureFontPage(cp *contentPage) {
 				continue
 			}
 			otherGlyphs += v.glyphs
+			odd = odd && g.Embedded
 			// A second object of the very same simple, unembedded font: an
 			// editor's own Helvetica beside the generator's. Composite and
 			// embedded fonts are split into several objects by word
@@ -165,7 +171,7 @@ func (a *analysis) figureFontPage(cp *contentPage) {
 		if otherFigures < figureMinOther || otherGlyphs < figureMinGlyphs || (byFamily[fam] > 0 && !twin) {
 			continue
 		}
-		if !dominant(byFamily) && !twin {
+		if !dominant(byFamily) && !twin && !odd {
 			continue // the page draws its figures in several families already
 		}
 		if !sizesMatch(u.sizes, median(sizes)) {
