@@ -45,18 +45,22 @@ func TestFullSaveTraces(t *testing.T) {
 			"forged-redact-retype-rl-statement-7.pdf", "forged-redact-retype-helv-rl-statement-8.pdf",
 			"forged-redact-retype-rl-invoice-1.pdf", "forged-redact-retype-rl-payslip-1.pdf",
 			"forged-redact-retype-lo-statement-1.pdf", "forged-redact-retype-cr-invoice-1.pdf",
-			"forged-redact-retype-gs-statement-1.pdf"}},
+			"forged-redact-retype-gs-statement-1.pdf", "forged-redact-retype-calc-statement-1.pdf",
+			"forged-redact-retype-cr-invoice-mono-1.pdf"}},
 		{"annotation-overlays.opaque-cover", []string{
 			"forged-annot-freetext-rl-statement-2.pdf", "forged-annot-freetext-lo-statement-1.pdf",
 			"forged-annot-freetext-gs-statement-1.pdf", "forged-annot-square-rl-invoice-2.pdf",
-			"forged-annot-square-cr-invoice-1.pdf", "forged-annot-stamp-rl-payslip-2.pdf"}},
+			"forged-annot-square-cr-invoice-1.pdf", "forged-annot-stamp-rl-payslip-2.pdf",
+			"forged-annot-freetext-calc-statement-1.pdf", "forged-annot-square-pl-statement-1.pdf",
+			"forged-annot-stamp-cr-invoice-mono-1.pdf"}},
 		{"page-geometry.foreign-page", []string{
 			"forged-page-swap-pdftk-rl-statement-3p.pdf", "forged-page-swap-pdftk-cr-invoice-3p.pdf",
 			"forged-page-swap-qpdf-rl-invoice-3p.pdf", "forged-page-swap-qpdf-gs-statement-3p.pdf",
 			"forged-page-swap-pypdf-lo-statement-3p.pdf"}},
 		{"numeric-edits.text-pattern", []string{
 			"forged-redact-retype-rl-statement-7.pdf", "forged-redact-retype-rl-invoice-1.pdf",
-			"forged-redact-retype-cr-invoice-1.pdf", "forged-annot-square-rl-invoice-2.pdf"}},
+			"forged-redact-retype-cr-invoice-1.pdf", "forged-annot-square-rl-invoice-2.pdf",
+			"forged-redact-retype-pl-statement-1.pdf"}},
 	}
 	for _, tr := range traces {
 		for _, f := range tr.forged {
