@@ -22,10 +22,10 @@ import (
 // page swapped in); at the start or end of the file it is low, as a
 // genuine bundle of two documents is.
 const (
-	foreignMinPages  = 3
-	maxForeignPages  = 2000 // pages compared; a longer file is not judged
-	maxForeignFonts  = 64   // fonts read per page
-	foreignMaxShare3 = 3    // at most one page in three may be foreign
+	foreignMinPages = 3
+	maxForeignPages = 2000 // pages compared; a longer file is not judged
+	maxForeignFonts = 64   // fonts read per page
+	foreignShare    = 3    // at most one page in foreignShare may be foreign
 )
 
 // contentKeys are page keys whose presence follows the page's content or
@@ -103,7 +103,7 @@ func (a *analysis) foreignPages() (pages []int, inside bool) {
 		}
 		pages = append(pages, i+1)
 	}
-	if len(pages)*foreignMaxShare3 > n {
+	if len(pages)*foreignShare > n {
 		return nil, false
 	}
 	for _, p := range pages {

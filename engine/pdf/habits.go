@@ -8,6 +8,7 @@ import (
 
 	"github.com/doctrust/doctrust/engine/pdf/cos"
 	"github.com/doctrust/doctrust/engine/pdf/file"
+	"github.com/doctrust/doctrust/engine/pdf/filters"
 	"github.com/doctrust/doctrust/engine/pdf/paint"
 )
 
@@ -59,7 +60,10 @@ const (
 
 func (a *analysis) describeHabits(d *Description) {
 	h := &d.Habits
-	h.Header = headerHabit(a.f.Data, a.f.Header)
+	h.Header = "none"
+	if !a.f.Warn.HeaderMissing {
+		h.Header = headerHabit(a.f.Data, a.f.Header)
+	}
 	h.XrefForm = a.xrefHabit()
 	h.ObjectOrder = a.orderHabit()
 	h.ObjectSyntax = a.syntaxHabit()
@@ -434,9 +438,12 @@ func (a *analysis) contentHabit() string {
 	return joinHabit(ops) + " " + sep + fmt.Sprintf(" d%d", min(longestFraction(data), 6))
 }
 
-// decodeContent decodes a content stream under the inspection's budget.
+// decodeContent decodes a content stream again under the inspection's
+// budget. A stream that fails to decode was already counted by the walk
+// (or is the walk's to count), so no warning is added here.
 func (a *analysis) decodeContent(st *cos.Stream) []byte {
-	return a.paintSource(0).Decode(st, true)
+	data, _ := filters.Decode(st.Raw(a.f.Data), st.Dict, a.resolve, a.f.Budget)
+	return data
 }
 
 func textOperator(op string) bool {
