@@ -1,6 +1,7 @@
 package baseline
 
 import (
+	"github.com/doctrust/doctrust/engine/pdf/pdftest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -69,5 +70,21 @@ func TestRewriteDiverges(t *testing.T) {
 				t.Errorf("%s: %s does not mismatch: %v", tc.name, h, res.MismatchedDimensions)
 			}
 		}
+	}
+}
+
+// TestProducerAloneStillFlags: with the writer's habits learnt, a file of
+// the issuer's own writer that names another Producer still diverges past
+// the threshold on that dimension alone (the rule before the habits).
+func TestProducerAloneStillFlags(t *testing.T) {
+	b := pdftest.OnePage("Statement 77")
+	b.Set(pdftest.PageObj, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595.28 841.89] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>")
+	b.Set(pdftest.FontObj, "<< /Type /Font /Subtype /Type1 /BaseFont /QBCDEF+Helvetica >>")
+	b.Set(6, "<< /Producer (Other Writer 1.0) /Creator (Acme Core Banking) /CreationDate (D:20240101000000Z) >>")
+	b.Trailer("/Root 1 0 R /Info 6 0 R")
+	b.XrefStream(pdftest.CatalogObj, pdftest.PagesObj, pdftest.PageObj, 6)
+	res := Match(trained(t, 6), describe(t, b.Bytes()))
+	if !slices.Equal(res.MismatchedDimensions, []string{Producers}) || res.Finding == nil {
+		t.Fatalf("producer alone: divergence %.3f %v", res.Divergence, res.MismatchedDimensions)
 	}
 }
