@@ -1,11 +1,12 @@
 package baseline
 
 import (
-	"github.com/doctrust/doctrust/engine/pdf/pdftest"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/doctrust/doctrust/engine/pdf/pdftest"
 )
 
 // tracesDir holds the full-save fixtures of scripts/fixtures/traces: real
