@@ -60,6 +60,7 @@ var pageChecks = []func(*analysis, *contentPage){
 	(*analysis).fontPage,
 	(*analysis).imagePage,
 	(*analysis).geometryPage,
+	(*analysis).textPatternPage,
 }
 
 // fullPageImage reports an image XObject covering almost all of the page:

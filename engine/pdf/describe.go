@@ -40,6 +40,9 @@ type Description struct {
 	// ObjectStreams is true when the newest view keeps objects in object
 	// streams.
 	ObjectStreams bool
+	// Habits are the writing habits of the program that saved the file
+	// (habits.go).
+	Habits Habits
 }
 
 // PageGeometry is one page's boxes and rotation.
@@ -76,6 +79,7 @@ func (doc *Document) Describe(ctx context.Context) (*Description, error) {
 	a.safe("changes", func() { d.Changes = a.revisionChanges() })
 	a.safe("strings", func() { a.describeStrings(d) })
 	a.safe("pages", func() { a.describePages(d) })
+	a.safe("habits", func() { a.describeHabits(d) })
 	if ctx.Err() != nil {
 		return nil, ErrDeadline
 	}

@@ -2,6 +2,7 @@ package pdf
 
 import (
 	"github.com/doctrust/doctrust/engine/pdf/cos"
+	"github.com/doctrust/doctrust/engine/pdf/paint"
 	"github.com/doctrust/doctrust/engine/report"
 )
 
@@ -9,7 +10,9 @@ import (
 // (not a signature field) whose rectangle covers at least two letters or
 // digits of page text (80% of each glyph's box), when the annotation was
 // first written by a revision after the original save, or the file was
-// written by a PDF editor.
+// written by a PDF editor, or (in any revision, widgets aside) its
+// appearance paints the rectangle opaque: a full re-save leaves no later
+// revision, but a filled box over figures still hides them.
 const (
 	annotGlyphCover = 0.8
 	annotMinGlyphs  = 2
@@ -26,12 +29,12 @@ func overlaySubtype(n cos.Name) bool {
 }
 
 type annotationFacts struct {
-	later, editor int
-	pages         []int
-	objects       []int
-	subtypes      map[string]int
-	glyphs        int
-	revisions     []int
+	later, editor, opaque int
+	pages                 []int
+	objects               []int
+	subtypes              map[string]int
+	glyphs                int
+	revisions             []int
 }
 
 func (a *analysis) annotationOverlayPage(cp *contentPage) {
@@ -40,6 +43,7 @@ func (a *analysis) annotationOverlayPage(cp *contentPage) {
 	}
 	f := &a.content.annotations
 	checks := 0
+	var ap *paint.Interpreter // appearance streams, apart from the page's own walk
 	for _, an := range a.pageAnnots(cp.page) {
 		if !overlaySubtype(an.subtype) || a.signatureField(an.dict) || checks >= maxAnnotChecks {
 			continue
@@ -59,6 +63,8 @@ func (a *analysis) annotationOverlayPage(cp *contentPage) {
 			f.revisions = addNum(f.revisions, rev)
 		case len(a.editorTools()) > 0:
 			f.editor++
+		case an.subtype != "Widget" && a.opaqueAppearance(&ap, an):
+			f.opaque++
 		default:
 			continue
 		}
@@ -117,12 +123,74 @@ func (a *analysis) annotationOverlays() *report.Finding {
 	if f.editor > 0 {
 		vs = append(vs, report.Variant{Severity: report.Low, Message: report.Msg("annotation-overlays.editor-tool", "annotations", f.editor, "pages", len(f.pages))})
 	}
+	if f.opaque > 0 {
+		vs = append(vs, report.Variant{Severity: report.Medium, Message: report.Msg("annotation-overlays.opaque-cover", "annotations", f.opaque, "pages", len(f.pages))})
+	}
 	if len(vs) == 0 {
 		return nil
 	}
-	ev := map[string]any{"annotations": f.later + f.editor, "coveredGlyphs": f.glyphs, "subtypes": f.subtypes}
+	ev := map[string]any{"annotations": f.later + f.editor + f.opaque, "coveredGlyphs": f.glyphs, "subtypes": f.subtypes}
 	report.Capped(ev, "pages", f.pages)
 	report.Capped(ev, "objects", f.objects)
 	report.Capped(ev, "revisions", f.revisions)
 	return report.Compose("annotation-overlays", vs, ev)
+}
+
+// Opaque appearance rules: the normal appearance, run through the content
+// interpreter, paints opaque fills or opaque images over at least
+// opaqueCoverShare of its bounding box, and the annotation is not made
+// translucent by /CA.
+const opaqueCoverShare = 0.8
+
+// opaqueAppearance reports an annotation whose appearance hides what lies
+// under its rectangle. in is created on first use so pages without such
+// annotations pay nothing.
+func (a *analysis) opaqueAppearance(in **paint.Interpreter, an annot) bool {
+	if ca, ok := cos.AsNumber(a.resolve(an.dict.Get("CA"))); ok && ca < 0.999 {
+		return false
+	}
+	apd := a.dict(an.dict.Get("AP"))
+	if apd == nil {
+		return false
+	}
+	n := apd.Get("N")
+	if states := a.dict(n); states != nil && !isStream(a.resolve(n)) {
+		n = states.Get(an.dict.Name("AS"))
+	}
+	st, ok := a.resolve(n).(*cos.Stream)
+	if !ok {
+		return false
+	}
+	bbox, ok := rect(a.resolve(st.Dict.Get("BBox")), a.resolve)
+	if !ok {
+		return false
+	}
+	box := paint.RectOf(bbox)
+	area := box.Area()
+	if area <= 0 {
+		return false
+	}
+	if *in == nil {
+		*in = paint.New(a.paintSource(0))
+	}
+	pg := (*in).Page(n, a.dict(st.Dict.Get("Resources")))
+	// The largest single opaque paint is what hides: summing overlapping
+	// fills would count a border twice.
+	best := 0.0
+	for _, s := range pg.Shapes {
+		if s.Fill && s.FillColor.Opaque() {
+			best = max(best, s.Box.Intersect(box).Area())
+		}
+	}
+	for _, im := range pg.Images {
+		if !im.Mask && !im.SoftMask && im.Alpha >= 0.999 {
+			best = max(best, im.Box.Intersect(box).Area())
+		}
+	}
+	return best >= opaqueCoverShare*area
+}
+
+func isStream(o cos.Object) bool {
+	_, ok := o.(*cos.Stream)
+	return ok
 }

@@ -9,17 +9,18 @@ import (
 const (
 	fontDigits = iota
 	fontLater
+	fontFigure
 	fontSubsets
 	fontType3
 	fontCount
 )
 
-var fontCodes = [fontCount]string{"digit-tounicode", "later-revision-font", "multiple-subsets", "type3-glyphs"}
+var fontCodes = [fontCount]string{"digit-tounicode", "later-revision-font", "figure-font", "multiple-subsets", "type3-glyphs"}
 
 // Several subsets of one font are common in files no one edited (Word
 // writes one per style, slide tools one per slide master), so they are
 // info unless the subsets came from different revisions.
-var fontSeverity = [fontCount]report.Severity{report.Medium, report.Medium, report.Info, report.Low}
+var fontSeverity = [fontCount]report.Severity{report.Medium, report.Medium, report.Medium, report.Info, report.Low}
 
 // Type3 glyphs count as stray in a page whose text has at least
 // type3MinText glyphs of other fonts and at most a type3MaxShare of
@@ -35,6 +36,7 @@ type fontFacts struct {
 	names       [fontCount][]string
 	type3Glyphs int
 	digitCodes  int
+	figureRuns  int
 	// subsetsMixed is set when a page's subsets of one font were written by
 	// different revisions.
 	subsetsMixed bool
@@ -91,6 +93,7 @@ func (a *analysis) fontPage(cp *contentPage) {
 	if len(used) == 0 {
 		return
 	}
+	a.figureFontPage(cp)
 	f := &a.content.fonts
 	pageOriginal := cp.page.ref.Num != 0 && a.firstWritten(cp.page.ref.Num) == 1
 	families := map[string][]*paint.Font{}
@@ -146,6 +149,8 @@ func (a *analysis) fontAnomalies() *report.Finding {
 			msg = report.Msg("font-anomalies.digit-tounicode", "fonts", fonts, "codes", f.digitCodes)
 		case fontLater:
 			msg = report.Msg("font-anomalies.later-revision-font", "fonts", fonts, "pages", pages)
+		case fontFigure:
+			msg = report.Msg("font-anomalies.figure-font", "pages", pages, "runs", f.figureRuns, "fonts", fonts)
 		case fontSubsets:
 			msg = report.Msg("font-anomalies.multiple-subsets", "pages", pages, "fonts", fonts)
 		case fontType3:

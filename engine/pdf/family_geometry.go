@@ -102,6 +102,15 @@ func (a *analysis) pageGeometry() *report.Finding {
 		report.Capped(ev, "oddSizePages", odd)
 		ev["oddPageFromLaterRevision"] = later
 	}
+	if foreign, inside := a.foreignPages(); len(foreign) > 0 {
+		sev := report.Low
+		if inside {
+			sev = report.Medium
+		}
+		vs = append(vs, report.Variant{Severity: sev, Message: report.Msg("page-geometry.foreign-page", "pages", len(foreign))})
+		report.Capped(ev, "foreignPages", foreign)
+		ev["foreignPageBetweenOthers"] = inside
+	}
 	if len(rotations) > 1 {
 		vs = append(vs, report.Variant{Severity: report.Info, Message: report.Msg("page-geometry.mixed-rotations", "rotations", len(rotations))})
 		ev["rotations"] = rotationCounts(rotations)

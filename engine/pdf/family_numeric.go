@@ -19,6 +19,14 @@ const (
 )
 
 type numericFacts struct {
+	// text-pattern (family_numeric_pattern.go)
+	patternPages    int // pages read again
+	patternPagesHit []int
+	patternRuns     int
+	patternUsual    []string
+	patternOdd      []string
+	patternBoxes    []box
+
 	pages     []int
 	revisions []int
 	sequences int
@@ -39,20 +47,27 @@ type numericValue struct {
 func (a *analysis) numericEdits() *report.Finding {
 	a.compareRevisions()
 	f := &a.content.numeric
-	if f.sequences == 0 {
-		return nil
+	var vs []report.Variant
+	ev := map[string]any{}
+	if f.sequences > 0 {
+		vs = append(vs, report.Variant{Severity: report.High, Message: report.Msg("numeric-edits.digits-changed", "pages", len(f.pages), "sequences", f.sequences, "digits", f.digits)})
+		ev["sequences"] = f.sequences
+		ev["digits"] = f.digits
+		ev["payloadIsUntrusted"] = true
+		report.Capped(ev, "pages", f.pages)
+		report.Capped(ev, "revisions", f.revisions)
+		report.Capped(ev, "boxes", f.boxes)
+		report.Capped(ev, "values", f.values)
 	}
-	ev := map[string]any{"sequences": f.sequences, "digits": f.digits, "payloadIsUntrusted": true}
-	report.Capped(ev, "pages", f.pages)
-	report.Capped(ev, "revisions", f.revisions)
-	report.Capped(ev, "boxes", f.boxes)
-	report.Capped(ev, "values", f.values)
-	return &report.Finding{
-		Family:   "numeric-edits",
-		Severity: report.High,
-		Message:  report.Msg("numeric-edits.digits-changed", "pages", len(f.pages), "sequences", f.sequences, "digits", f.digits),
-		Evidence: ev,
+	if f.patternRuns > 0 {
+		vs = append(vs, report.Variant{Severity: report.Low, Message: report.Msg("numeric-edits.text-pattern", "pages", len(f.patternPagesHit), "runs", f.patternRuns)})
+		report.Capped(ev, "patternPages", f.patternPagesHit)
+		report.Capped(ev, "patternBoxes", f.patternBoxes)
+		// Operator names only: the patterns hold no document text.
+		report.Capped(ev, "usualPatterns", f.patternUsual)
+		report.Capped(ev, "oddPatterns", f.patternOdd)
 	}
+	return report.Compose("numeric-edits", vs, ev)
 }
 
 // compareRevisions finds the pages each appended revision rewrote and

@@ -23,10 +23,16 @@ const (
 	// FactTextCovered: text covered by an opaque box, image or annotation,
 	// typically with new text on top.
 	FactTextCovered Fact = "text-covered"
-	// FactFontInconsistent: fonts that do not belong to the original
-	// typesetting: first written by a later revision, or mapping digits to
-	// other digits.
+	// FactFontInconsistent: figures that do not belong to the original
+	// typesetting: a font first written by a later revision, mapping
+	// digits to other digits, or used only for a few figures; figures
+	// written with other text operators than the page's own. The last two
+	// usually mark the same retyped figure, so they are one fact.
 	FactFontInconsistent Fact = "font-inconsistent"
+	// FactPageForeign: a page unlike the rest of the document in its
+	// dictionary keys, size and fonts, as a page swapped in from another
+	// file is.
+	FactPageForeign Fact = "page-foreign"
 	// FactIssuerDiverges: the file's structure diverges from the named
 	// issuer's baseline.
 	FactIssuerDiverges Fact = "issuer-diverges"
@@ -71,16 +77,21 @@ var corroboration = []corroborationRow{
 	}, Fact: FactMetadataRewritten},
 
 	{Family: "incremental-updates", Codes: []string{"incremental-updates.content-touched"}, Fact: FactContentRevised},
-	{Family: "numeric-edits", Fact: FactContentRevised},
+	{Family: "numeric-edits", Codes: []string{"numeric-edits.digits-changed"}, Fact: FactContentRevised},
 	{Family: "embedded-image-anomalies", Codes: []string{"embedded-image-anomalies.replaced"}, Fact: FactContentRevised},
 
 	{Family: "content-overlay", Fact: FactTextCovered},
 	// annotation-overlays.editor-tool needs an editor named to fire at all,
 	// so it would count the editor twice: only the later-revision cover is
 	// a fact of its own.
-	{Family: "annotation-overlays", Codes: []string{"annotation-overlays.later-revision"}, Fact: FactTextCovered},
+	{Family: "annotation-overlays", Codes: []string{"annotation-overlays.later-revision", "annotation-overlays.opaque-cover"}, Fact: FactTextCovered},
 
-	{Family: "font-anomalies", Codes: []string{"font-anomalies.later-revision-font", "font-anomalies.digit-tounicode"}, Fact: FactFontInconsistent},
+	{Family: "font-anomalies", Codes: []string{
+		"font-anomalies.later-revision-font", "font-anomalies.digit-tounicode", "font-anomalies.figure-font",
+	}, Fact: FactFontInconsistent},
+	{Family: "numeric-edits", Codes: []string{"numeric-edits.text-pattern"}, Fact: FactFontInconsistent},
+
+	{Family: "page-geometry", Codes: []string{"page-geometry.foreign-page"}, Fact: FactPageForeign},
 
 	{Family: "issuer-mismatch", Fact: FactIssuerDiverges},
 
