@@ -20,11 +20,9 @@ STRIPE_MOCK ?= .tools/bin/stripe-mock
 PLAYWRIGHT_PKG := playwright-core@1.65.1
 PLAYWRIGHT := .tools/node_modules/playwright-core/package.json
 
-# doctrust is the engine alone and hands serve and admin to doctrust-server
-# beside it (cmd/doctrust/main.go says why).
+# doctrust is the one program (serve, admin, inspect, metadata, compare).
 build:
 	$(GO) build -o bin/doctrust ./cmd/doctrust
-	$(GO) build -o bin/doctrust-server ./cmd/doctrust-server
 	$(GO) build -o bin/doctrust-mcp ./cmd/doctrust-mcp
 
 # Every route on 127.0.0.1:$PORT (default 8080).

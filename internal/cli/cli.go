@@ -1,6 +1,6 @@
-// Package cli holds the analysis commands both doctrust programs share:
-// inspect, metadata and compare print the JSON the API returns, with no
-// server and no store beyond the receipt secret.
+// Package cli holds doctrust's analysis commands: inspect, metadata and
+// compare print the JSON the API returns, with no server and no store
+// beyond the receipt secret.
 package cli
 
 import (
@@ -15,8 +15,7 @@ import (
 	"github.com/doctrust/doctrust/internal/analysis"
 )
 
-// Usage is the help text of both programs; doctrust hands serve and admin
-// to doctrust-server, so to a user they are one command.
+// Usage is doctrust's help text.
 const Usage = `usage:
   doctrust serve
   doctrust inspect FILE [--redact] [--triage] [--timing] [--policy JSON]

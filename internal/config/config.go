@@ -66,6 +66,9 @@ func Secret(ctx context.Context, getenv func(string) string, st store.Store) ([]
 
 // Server builds the service from getenv; logs go to logTo.
 func Server(ctx context.Context, mode Mode, getenv func(string) string, logTo io.Writer) (*Service, error) {
+	if err := Check(getenv); err != nil {
+		return nil, err
+	}
 	st, err := OpenStore(ctx, mode, getenv)
 	if err != nil {
 		return nil, err
@@ -93,7 +96,7 @@ func Server(ctx context.Context, mode Mode, getenv func(string) string, logTo io
 	limiter := &ratelimit.Limiter{Store: st}
 	logger := slog.New(slog.NewJSONHandler(logTo, nil))
 	planTable := Plans(getenv)
-	workers, queue := Int(getenv, "WORKERS", 2), Int(getenv, "QUEUE", 16)
+	workers, queue := Int(getenv, "WORKERS", 2), NonNegInt(getenv, "QUEUE", 16)
 	if mode == Lambda {
 		// One request at a time per Lambda instance; concurrency is
 		// Lambda's own scaling.
@@ -123,7 +126,8 @@ func Server(ctx context.Context, mode Mode, getenv func(string) string, logTo io
 	}}, nil
 }
 
-// Int reads a positive integer variable, or def.
+// Int reads a positive integer variable, or def (Check refuses a value
+// that is set but not one).
 func Int(getenv func(string) string, name string, def int) int {
 	if v, err := strconv.Atoi(strings.TrimSpace(getenv(name))); err == nil && v > 0 {
 		return v
