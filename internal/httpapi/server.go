@@ -27,7 +27,8 @@ import (
 const SmallBodyLimit = 65536
 
 // exposedHeaders: the quota headers are readable by allowed browser origins (SPEC.md).
-const exposedHeaders = "x-quota-limit, x-quota-used, x-quota-remaining, x-quota-ceiling, x-quota-state, x-quota-credits"
+const exposedHeaders = "x-quota-limit, x-quota-used, x-quota-remaining, x-quota-ceiling, x-quota-state, x-quota-credits, " +
+	"RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After"
 
 // Config is what the server needs; the mains build it from the environment.
 type Config struct {

@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -113,6 +114,8 @@ func (e *env) do(t *testing.T, method, path string, body io.Reader, headers map[
 	return resp, m, raw
 }
 
+var unfilled = regexp.MustCompile(`\{[a-zA-Z]+\}`)
+
 func wantError(t *testing.T, resp *http.Response, body map[string]any, status int, code string) {
 	t.Helper()
 	if resp.StatusCode != status || body["error"] != code {
@@ -120,6 +123,9 @@ func wantError(t *testing.T, resp *http.Response, body map[string]any, status in
 	}
 	if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
 		t.Fatalf("error content type %q", ct)
+	}
+	if m, _ := body["message"].(string); m == "" || unfilled.MatchString(m) {
+		t.Fatalf("error %s without an English message: %v", code, body)
 	}
 }
 
