@@ -53,6 +53,9 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		srv.Shutdown(shut)
 	}()
 	fmt.Fprintf(stdout, "doctrust serving on http://%s\n", ln.Addr())
+	if svc.MailOutbox != "" {
+		fmt.Fprintf(stdout, "mail is not sent: each message is written as a .eml file to %s (MAIL_OUTBOX)\n", svc.MailOutbox)
+	}
 	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		fmt.Fprintf(stderr, "doctrust: %v\n", err)
 		return 1

@@ -1,8 +1,12 @@
 package config
 
 import (
+	"io"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/doctrust/doctrust/internal/mail"
 )
 
 func TestCheck(t *testing.T) {
@@ -40,5 +44,30 @@ func TestCheck(t *testing.T) {
 	}
 	if _, err := Server(t.Context(), Local, env(map[string]string{"DATA_DIR": t.TempDir(), "WORKERS": "-1"}), nil); err == nil || !strings.Contains(err.Error(), "WORKERS") {
 		t.Errorf("Server with WORKERS=-1: %v", err)
+	}
+}
+
+// TestLocalMailOutbox: locally, with no mail variable set, mail goes to
+// DATA_DIR/outbox; MAIL_OUTBOX overrides it.
+func TestLocalMailOutbox(t *testing.T) {
+	data, other := t.TempDir(), t.TempDir()
+	for _, c := range []struct {
+		vars map[string]string
+		want string
+	}{
+		{map[string]string{"DATA_DIR": data}, filepath.Join(data, "outbox")},
+		{map[string]string{"DATA_DIR": data, "MAIL_OUTBOX": other}, other},
+	} {
+		svc, err := Server(t.Context(), Local, func(k string) string { return c.vars[k] }, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		svc.Close()
+		if svc.MailOutbox != c.want || svc.HTTP.MailOutbox != c.want {
+			t.Errorf("%v: outbox %q (http %q), want %q", c.vars, svc.MailOutbox, svc.HTTP.MailOutbox, c.want)
+		}
+		if o, ok := svc.HTTP.Accounts.Mail.(*mail.Outbox); !ok || o.Dir != c.want && !strings.HasSuffix(c.want, o.Dir) {
+			t.Errorf("%v: sender %#v", c.vars, svc.HTTP.Accounts.Mail)
+		}
 	}
 }

@@ -65,7 +65,10 @@ type Config struct {
 	MaxUploadMB      int      // default 10
 	AllowedOrigins   []string // browser origins allowed besides the service's own
 	PublicBaseURL    string
-	Logger           *slog.Logger
+	// MailOutbox is the folder mail is written to instead of being sent
+	// (empty: SES); the dashboard says so where it mentions a mailed link.
+	MailOutbox string
+	Logger     *slog.Logger
 }
 
 // Server is the API's http.Handler.
@@ -103,7 +106,7 @@ func New(cfg Config) *Server {
 	s.accountRoutes()
 	s.billingRoutes()
 	web.New(web.Config{Accounts: cfg.Accounts, Cookie: SessionCookie, BillingEnabled: func() bool { return cfg.BillingOffered || cfg.Billing.Available() },
-		MaxUploadMB: cfg.MaxUploadMB, Logger: cfg.Logger}).Register(s.mux)
+		MaxUploadMB: cfg.MaxUploadMB, MailOutbox: cfg.MailOutbox, Logger: cfg.Logger}).Register(s.mux)
 	s.ledgerRoutes()
 	s.baselineRoutes()
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { writeError(w, E(NotFound)) })

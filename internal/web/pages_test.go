@@ -149,3 +149,28 @@ func TestBillingButtons(t *testing.T) {
 		t.Error("subscribed account: want the portal only")
 	}
 }
+
+// TestOutboxNamed: when mail is written to a folder instead of being sent,
+// the pages that promise a mailed link say where it went; with SES they
+// say it was sent.
+func TestOutboxNamed(t *testing.T) {
+	render := func(cfg Config, path string) string {
+		mux := http.NewServeMux()
+		New(cfg).Register(mux)
+		rec := httptest.NewRecorder()
+		mux.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+		return rec.Body.String()
+	}
+	dir := "/srv/doctrust/.data/outbox"
+	for _, path := range []string{"/signup", "/forgot"} {
+		if body := render(Config{MailOutbox: dir}, path); !strings.Contains(body, dir) || !strings.Contains(body, "MAIL_OUTBOX") {
+			t.Errorf("%s with an outbox does not name it", path)
+		}
+		if body := render(Config{}, path); strings.Contains(body, "MAIL_OUTBOX") || strings.Contains(body, "outbox") {
+			t.Errorf("%s without an outbox mentions one", path)
+		}
+	}
+	if body := render(Config{}, "/signup"); !strings.Contains(body, "We sent a link") {
+		t.Error("signup without an outbox does not say the link was sent")
+	}
+}
