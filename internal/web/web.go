@@ -48,7 +48,7 @@ type Config struct {
 	// (MAIL_OUTBOX, `make run`'s default); the sign-up and reset pages say
 	// the link is there. Empty when mail goes through SES.
 	MailOutbox string
-	Logger      *slog.Logger
+	Logger     *slog.Logger
 }
 
 // Pages serves the dashboard.
