@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/doctrust/doctrust/internal/testproc"
+
+	"github.com/doctrust/doctrust/internal/corpustest"
 )
 
 const sample = "../../../shared/corpus/pdf-incremental/qpdf/incremental-2.pdf"
@@ -24,7 +26,7 @@ func runCLI(t *testing.T, args ...string) (int, string, string) {
 func needSample(t *testing.T) {
 	t.Helper()
 	if _, err := os.Stat(sample); err != nil {
-		t.Skip("corpus not present (../shared/corpus beside the repository)")
+		corpustest.Skip(t, "../shared/corpus")
 	}
 }
 

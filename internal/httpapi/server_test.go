@@ -26,6 +26,8 @@ import (
 	"github.com/doctrust/doctrust/internal/ratelimit"
 	"github.com/doctrust/doctrust/internal/store"
 	"github.com/doctrust/doctrust/internal/store/sqlite"
+
+	"github.com/doctrust/doctrust/internal/corpustest"
 )
 
 const samplePDF = "../../../shared/corpus/pdf-incremental/qpdf/incremental-2.pdf"
@@ -73,7 +75,7 @@ func newEnv(t *testing.T, mutate ...func(*Config)) *env {
 func pdfBytes(t *testing.T) []byte {
 	b, err := os.ReadFile(samplePDF)
 	if err != nil {
-		t.Skip("corpus not present")
+		corpustest.Skip(t, "../shared/corpus")
 	}
 	return b
 }
