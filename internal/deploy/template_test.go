@@ -322,6 +322,7 @@ func TestAnalysisRoutesHaveTheirFunctions(t *testing.T) {
 		{"POST", "/api/v1/inspect"}:        "functions/inspect/",
 		{"POST", "/api/v1/receipt/verify"}: "functions/inspect/",
 		{"GET", "/api/v1/health"}:          "functions/inspect/",
+		{"GET", "/api/v1/openapi.json"}:    "functions/inspect/",
 		{"POST", "/api/v1/metadata"}:       "functions/metadata/",
 		{"POST", "/api/v1/compare"}:        "functions/compare/",
 	}

@@ -99,6 +99,7 @@ func New(cfg Config) *Server {
 		s.origins[u.Scheme+"://"+u.Host] = true
 	}
 	s.mux.HandleFunc("GET /api/v1/health", s.health)
+	s.mux.HandleFunc("GET /api/v1/openapi.json", s.openAPI)
 	s.mux.HandleFunc("POST /api/v1/inspect", s.inspect)
 	s.mux.HandleFunc("POST /api/v1/metadata", s.metadata)
 	s.mux.HandleFunc("POST /api/v1/compare", s.compare)
