@@ -65,7 +65,7 @@
     title.className = "band-text-" + (s.riskBand || "low");
     $("summary-line").textContent = [
       (report.mediaType || "document").toUpperCase(),
-      (s.signalCount || 0) + " signals above info",
+      (s.signalCount === 1 ? "1 signal" : (s.signalCount || 0) + " signals") + " above info",
       (s.revisions || 1) + (s.revisions === 1 ? " revision" : " revisions"),
       "engine " + report.engineVersion,
     ].join(" · ");
@@ -129,6 +129,17 @@
     }
   }
 
+  // label turns an evidence key into words for a person: "fullPageImagePages"
+  // reads "Full page image pages", "idOriginal" "ID original"; the key itself
+  // stays in the raw JSON.
+  function label(key) {
+    const words = String(key).replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+      .split(/[\s_-]+/).filter(Boolean).map((w) => (/^[A-Z0-9]+$/.test(w) ? w : w.toLowerCase()))
+      .map((w) => ({ id: "ID", xmp: "XMP", xref: "xref", url: "URL", gps: "GPS", exif: "EXIF" }[w] || w));
+    const s = words.join(" ");
+    return s.charAt(0).toUpperCase() + s.slice(1);
+  }
+
   // table shows an evidence object as nested key/value rows; arrays of
   // objects become rows of their own. Depth is bounded by the report.
   function table(value, depth) {
@@ -136,7 +147,7 @@
     const body = el("tbody");
     for (const [k, v] of Object.entries(value)) {
       const tr = el("tr");
-      tr.appendChild(el("th", null, k));
+      tr.appendChild(el("th", null, label(k)));
       const td = el("td");
       td.appendChild(cell(v, depth));
       tr.appendChild(td);
