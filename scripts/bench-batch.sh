@@ -105,7 +105,8 @@ doctrust engine $(sed -n 's/.*"engineVersion":"\([^"]*\)".*/\1/p' "$work/doctrus
 | \`pdfcpu validate F...\` | 1 | $p ms | $(rate "$p") | $(ratio "$p" "$d")x |
 REPORT
 if [ -n "${TRIAGE:-}" ]; then
-	echo "| \`doctrust inspect --triage - < LIST\` | 1 | ${best[doctrust_triage]} ms | $(rate "${best[doctrust_triage]}") | |"
+	tr=${best[doctrust_triage]}
+	echo "| \`doctrust inspect --triage - < LIST\` | 1 | $tr ms | $(rate "$tr") | $(ratio "$q" "$tr")x the qpdf loop, $(ratio "$p" "$tr")x pdfcpu |"
 fi
 cat <<REPORT
 
