@@ -174,3 +174,21 @@ func TestOutboxNamed(t *testing.T) {
 		t.Error("signup without an outbox does not say the link was sent")
 	}
 }
+
+// TestUsageLineAddsUp: the month's line accounts for every document: the
+// three bands and the grey ones without a band.
+func TestUsageLineAddsUp(t *testing.T) {
+	for _, c := range []struct {
+		u    accounts.UsageReport
+		want string
+	}{
+		{accounts.UsageReport{Documents: 44, Bands: map[string]int{"low": 19, "elevated": 12, "high": 4}},
+			"44 documents: 19 low, 12 elevated, 4 high, 9 without a band (metadata listings and comparisons)."},
+		{accounts.UsageReport{Documents: 1, Credit: 1, Bands: map[string]int{"low": 1}}, "1 document (1 paid from credits): 1 low, 0 elevated, 0 high."},
+		{accounts.UsageReport{}, "0 documents this month."},
+	} {
+		if got := usageLine(c.u); got != c.want {
+			t.Errorf("usageLine = %q, want %q", got, c.want)
+		}
+	}
+}

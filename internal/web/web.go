@@ -178,5 +178,5 @@ func (p *Pages) signedIn(r *http.Request, a store.Account) (accountView, error) 
 		return accountView{}, err
 	}
 	return accountView{SignedIn: true, Me: me, Usage: u, Chart: usageChart(u),
-		Billing: p.cfg.BillingEnabled(), Free: a.Plan == plans.Free}, nil
+		Billing: p.cfg.BillingEnabled(), Free: a.Plan == plans.Free, UsageLine: usageLine(u)}, nil
 }
