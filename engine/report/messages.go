@@ -28,7 +28,7 @@ type entry struct {
 // the compiler's check of duplicate map keys.
 var catalogue = []entry{
 	// structure-warnings
-	{"structure-warnings.encrypted-content-not-analysed", "Encrypted content not analysed", "The document is encrypted, so {skipped} content-dependent families were not run; structure and unencrypted metadata were still analysed."},
+	{"structure-warnings.encrypted-content-not-analysed", "Encrypted content not analysed", "The document is encrypted, so {skipped#content-dependent family was|content-dependent families were} not run; structure and unencrypted metadata were still analysed."},
 	{"structure-warnings.encrypted-opened", "Opened with the empty password", "The empty user password opened the standard security handler ({keyBits}-bit key): metadata, object streams, signatures and annotations were decrypted and analysed."},
 	{"structure-warnings.encrypted-opened-owner", "Opened with the empty owner password", "The owner password of the standard security handler is empty, so the document opened without a password ({keyBits}-bit key): metadata, object streams, signatures and annotations were decrypted and analysed."},
 	{"structure-warnings.encrypted-password-required", "Password required", "The standard security handler needs a password that was not supplied: strings, XMP and object streams stay encrypted and were not read; structure, revisions and /ID were analysed."},
@@ -36,139 +36,139 @@ var catalogue = []entry{
 	{"structure-warnings.encrypted-unsupported", "Unknown security handler", "The security handler is not one this engine opens: strings, XMP and object streams stay encrypted and were not read; structure, revisions and /ID were analysed."},
 	{"structure-warnings.encrypted-malformed", "Malformed encryption dictionary", "The encryption dictionary is missing or malformed, so the document could not be opened: strings, XMP and object streams stay encrypted and were not read."},
 	{"structure-warnings.unparseable", "No readable structure", "No readable document structure was found, so nothing beyond the format was analysed."},
-	{"structure-warnings.xref-loop", "Revision chain loops", "The chain of cross-reference sections points back into itself; it was cut after {sections} sections."},
-	{"structure-warnings.xref-repaired", "Cross-reference data rebuilt", "The cross-reference data was damaged and was rebuilt by scanning the file; {objects} objects were recovered and the revision history may be incomplete."},
-	{"structure-warnings.xref-entries-repaired", "Cross-reference entries corrected", "{entries} cross-reference entries pointed to the wrong place and were located by scanning."},
+	{"structure-warnings.xref-loop", "Revision chain loops", "The chain of cross-reference sections points back into itself; it was cut after {sections#section|sections}."},
+	{"structure-warnings.xref-repaired", "Cross-reference data rebuilt", "The cross-reference data was damaged and was rebuilt by scanning the file; {objects#object was|objects were} recovered and the revision history may be incomplete."},
+	{"structure-warnings.xref-entries-repaired", "Cross-reference entries corrected", "{entries#cross-reference entry|cross-reference entries} pointed to the wrong place and {entries?was|were} located by scanning."},
 	{"structure-warnings.truncated", "File appears truncated", "The file does not end with an end-of-file marker after its last cross-reference data; it may have been cut short."},
-	{"structure-warnings.budget-exhausted", "Decompression budget exhausted", "Decoding stopped at a decompression limit ({streamLimitBytes} bytes per stream, {budgetBytes} in all); {streams} streams were not decoded in full."},
-	{"structure-warnings.object-errors", "Unreadable objects", "{count} objects could not be parsed and were skipped."},
-	{"structure-warnings.stream-errors", "Undecodable streams", "{count} streams could not be decoded."},
-	{"structure-warnings.page-tree-damaged", "Damaged page tree", "The page tree has cycles, missing or invalid nodes; {pages} pages were found by walking it."},
+	{"structure-warnings.budget-exhausted", "Decompression budget exhausted", "Decoding stopped at a decompression limit ({streamLimitBytes#byte|bytes} per stream, {budgetBytes} in all); {streams#stream was|streams were} not decoded in full."},
+	{"structure-warnings.object-errors", "Unreadable objects", "{count#object|objects} could not be parsed and {count?was|were} skipped."},
+	{"structure-warnings.stream-errors", "Undecodable streams", "{count#stream|streams} could not be decoded."},
+	{"structure-warnings.page-tree-damaged", "Damaged page tree", "The page tree has cycles, missing or invalid nodes; {pages#page was|pages were} found by walking it."},
 	{"structure-warnings.catalog-missing", "Document catalogue missing", "The document catalogue could not be found; pages and document-level features were not analysed."},
 	{"structure-warnings.header-missing", "PDF header missing", "The file has no valid PDF header but contains PDF syntax (objects or a cross-reference pointer)."},
-	{"structure-warnings.leading-junk", "Data before the header", "{bytes} bytes precede the PDF header."},
-	{"structure-warnings.trailing-data", "Data after the end", "{bytes} bytes follow the last end-of-file marker."},
-	{"structure-warnings.analysis-fault", "Analysis fault contained", "An internal check failed on this file and was contained; {families} families may be incomplete."},
+	{"structure-warnings.leading-junk", "Data before the header", "{bytes#byte precedes|bytes precede} the PDF header."},
+	{"structure-warnings.trailing-data", "Data after the end", "{bytes#byte follows|bytes follow} the last end-of-file marker."},
+	{"structure-warnings.analysis-fault", "Analysis fault contained", "An internal check failed on this file and was contained; {families#family|families} may be incomplete."},
 	{"structure-warnings.deadline-reached", "Analysis cut short", "The analysis reached its time budget before finishing; later checks did not run."},
 
 	// producer-fingerprint
-	{"producer-fingerprint.editor-single-save", "Saved by a PDF editor", "The file was written by {editors} PDF editing tool(s) ({editorClass}) and has a single revision."},
-	{"producer-fingerprint.editor-resaved", "Re-saved by a PDF editor", "The file was written by {editors} PDF editing tool(s) ({editorClass}) across {revisions} revisions."},
-	{"producer-fingerprint.editor-full-page-image", "PDF editor with full-page images", "The file was written by {editors} PDF editing tool(s) ({editorClass}) and {pages} page(s) consist of a full-page image, a common trace of an edited scan."},
-	{"producer-fingerprint.authoring-note", "", "The producing software is classed as authoring ({origin}); the editing tool appears elsewhere in the metadata."},
+	{"producer-fingerprint.editor-single-save", "Saved by a PDF editor", "The file was written by {editors#PDF editing tool|PDF editing tools} and has a single revision."},
+	{"producer-fingerprint.editor-resaved", "Re-saved by a PDF editor", "The file was written by {editors#PDF editing tool|PDF editing tools} across {revisions#revision|revisions}."},
+	{"producer-fingerprint.editor-full-page-image", "PDF editor with full-page images", "The file was written by {editors#PDF editing tool|PDF editing tools} and {pages#page consists|pages consist} of a full-page image, a common trace of an edited scan."},
+	{"producer-fingerprint.authoring-note", "", "The producing software is classed as authoring software; the editing tool appears elsewhere in the metadata."},
 
 	// id-inconsistency
 	{"id-inconsistency.differs-single-revision", "Document IDs differ", "The two halves of the file identifier differ in a file with a single revision, which usually means a full rewrite by another tool."},
-	{"id-inconsistency.original-changed", "Permanent identifier changed", "The permanent half of the file identifier changed between revisions ({changes} change(s) across {trailers} trailers), as if revisions of different documents were joined."},
+	{"id-inconsistency.original-changed", "Permanent identifier changed", "The permanent half of the file identifier changed between revisions ({changes#change|changes} across {trailers#trailer|trailers}), as if revisions of different documents were joined."},
 	{"id-inconsistency.dropped", "Identifier dropped", "An earlier revision carried a file identifier that a later revision removed."},
 	{"id-inconsistency.malformed", "Malformed identifier", "The file identifier is not a pair of strings."},
 
 	// incremental-updates
-	{"incremental-updates.appended", "Revisions appended", "{appended} revision(s) were appended after the original save; none of them rewrote page content, pages or images."},
-	{"incremental-updates.content-touched", "Content changed after the original save", "{appended} revision(s) were appended after the original save; {contentRevisions} of them wrote page content, pages or page images."},
+	{"incremental-updates.appended", "Revisions appended", "{appended#revision was|revisions were} appended after the original save; none of them rewrote page content, pages or images."},
+	{"incremental-updates.content-touched", "Content changed after the original save", "{appended#revision was|revisions were} appended after the original save; {contentRevisions} of them wrote page content, pages or page images."},
 
 	// active-content
-	{"active-content.javascript", "JavaScript present", "The document carries {total} active element(s), including JavaScript that calls network, mail, file, launch or run-time code functions, or is packed or unreadable; none of it was run."},
-	{"active-content.form-scripts", "Form scripts present", "The document carries {total} active element(s), including {scripts} JavaScript script(s) that call no network, mail, file, launch or run-time code functions and are not packed; none of it was run."},
-	{"active-content.launch", "Launch action present", "The document carries {total} active element(s), including an action that launches an external program; nothing was run."},
-	{"active-content.submit", "Form submission or data import", "The document carries {total} active element(s), including actions that submit or import form data; nothing was run."},
-	{"active-content.rich-media", "Rich media present", "The document carries {total} active element(s), including rich media; nothing was played."},
-	{"active-content.attachments", "Attached files", "The document carries {total} active element(s), including {files} attached file(s); none was opened."},
-	{"active-content.auto-actions", "Automatic actions", "The document carries {total} active element(s), including actions that run when it is opened or navigated; nothing was run."},
+	{"active-content.javascript", "JavaScript present", "The document carries {total#active element|active elements}, including JavaScript that calls network, mail, file, launch or run-time code functions, or is packed or unreadable; none of it was run."},
+	{"active-content.form-scripts", "Form scripts present", "The document carries {total#active element|active elements}, including {scripts#JavaScript script that calls|JavaScript scripts that call} no network, mail, file, launch or run-time code functions and {scripts?is|are} not packed; none of it was run."},
+	{"active-content.launch", "Launch action present", "The document carries {total#active element|active elements}, including an action that launches an external program; nothing was run."},
+	{"active-content.submit", "Form submission or data import", "The document carries {total#active element|active elements}, including actions that submit or import form data; nothing was run."},
+	{"active-content.rich-media", "Rich media present", "The document carries {total#active element|active elements}, including rich media; nothing was played."},
+	{"active-content.attachments", "Attached files", "The document carries {total#active element|active elements}, including {files#attached file|attached files}; none was opened."},
+	{"active-content.auto-actions", "Automatic actions", "The document carries {total#active element|active elements}, including actions that run when it is opened or navigated; nothing was run."},
 	{"active-content.kinds", "", "Kinds found: {kinds}."},
 
 	// metadata-inconsistency
 	{"metadata-inconsistency.dates-out-of-order", "Modified before created", "The modification date is earlier than the creation date."},
 	{"metadata-inconsistency.future-date", "Date in the future", "A document date lies after the time of analysis."},
 	{"metadata-inconsistency.producer-mismatch", "Info and XMP producers differ", "The producer recorded in the Info dictionary differs from the one in the XMP metadata, as happens when one tool updates only one of them."},
-	{"metadata-inconsistency.date-mismatch", "Info and XMP dates differ", "{fields} date field(s) differ between the Info dictionary and the XMP metadata by more than {toleranceSeconds} seconds."},
-	{"metadata-inconsistency.history-editor", "Editing tool in XMP history", "The XMP editing history names {editors} PDF editing tool(s)."},
-	{"metadata-inconsistency.editor-laundered", "Editor's name removed from the metadata", "Revision {namedInRevision} named {editors} PDF editing tool(s) as producer or creator, and revision {clearedInRevision} replaced the name with software that is not an editor, as happens when the original producer is written back after an edit."},
-	{"metadata-inconsistency.history-changed", "Metadata changed between revisions", "{fields} metadata field(s) (producer, creator, creation date, or a modification date moving backwards) changed between two revisions that add no signature."},
+	{"metadata-inconsistency.date-mismatch", "Info and XMP dates differ", "{fields#date field differs|date fields differ} between the Info dictionary and the XMP metadata by more than {toleranceSeconds#second|seconds}."},
+	{"metadata-inconsistency.history-editor", "Editing tool in XMP history", "The XMP editing history names {editors#PDF editing tool|PDF editing tools}."},
+	{"metadata-inconsistency.editor-laundered", "Editor's name removed from the metadata", "Revision {namedInRevision} named {editors#PDF editing tool|PDF editing tools} as producer or creator, and revision {clearedInRevision} replaced the name with software that is not an editor, as happens when the original producer is written back after an edit."},
+	{"metadata-inconsistency.history-changed", "Metadata changed between revisions", "{fields#metadata field|metadata fields} (producer, creator, creation date, or a modification date moving backwards) changed between two revisions that add no signature."},
 
 	// compare findings (engine/compare)
 	{"compare.identical-bytes", "Identical files", "The two files are byte for byte identical."},
-	{"compare.revisions-appended", "Revisions appended to the original", "The candidate is the original with {revisions} revision(s) appended ({bytes} bytes)."},
-	{"compare.bytes-appended-without-revision", "Bytes appended without a revision", "The longer file is the shorter one followed by {bytes} bytes that form no readable revision."},
-	{"compare.candidate-is-earlier-version", "Candidate is an earlier version", "The candidate is an earlier state of the original: the original has {revisions} more revision(s) ({bytes} bytes) than the candidate."},
-	{"compare.content-touched", "Content changed after the shorter file", "{revisions} of the added revision(s) replaced page, content or image objects after the shorter file was complete."},
+	{"compare.revisions-appended", "Revisions appended to the original", "The candidate is the original with {revisions#revision|revisions} appended ({bytes#byte|bytes})."},
+	{"compare.bytes-appended-without-revision", "Bytes appended without a revision", "The longer file is the shorter one followed by {bytes#byte|bytes} that form no readable revision."},
+	{"compare.candidate-is-earlier-version", "Candidate is an earlier version", "The candidate is an earlier state of the original: the original has {revisions#more revision|more revisions} ({bytes#byte|bytes}) than the candidate."},
+	{"compare.content-touched", "Content changed after the shorter file", "{revisions#of the added revision|of the added revisions} replaced page, content or image objects after the shorter file was complete."},
 	{"compare.rewritten", "File rewritten", "The candidate is not the original with revisions appended: the file was rewritten, so only its structure and metadata can be compared."},
 	{"compare.same-document-resaved", "Same document, re-saved", "The permanent half of the file identifier is the same in both files, as when one document is saved again."},
 	{"compare.different-document", "Different document identifiers", "Both halves of the file identifier differ: the files were created as different documents or the identifier was replaced."},
 	{"compare.id-absent", "No identifier to compare", "At least one file has no usable file identifier, so their lineage cannot be read from it."},
-	{"compare.page-count-changed", "Page count differs", "The original has {original} page(s) and the candidate {candidate}."},
-	{"compare.page-geometry-changed", "Page geometry differs", "{pages} page(s) differ in media box, crop box or rotation."},
-	{"compare.fonts-added", "Fonts added", "The candidate uses {fonts} font(s) the original does not use at all."},
-	{"compare.fonts-removed", "Fonts removed", "The original uses {fonts} font(s) the candidate does not use at all."},
-	{"compare.font-subsets-changed", "Font subsets differ", "{fonts} font subset(s) in the candidate carry other subset tags of fonts the original uses, as when a file is re-saved."},
-	{"compare.metadata-changed", "Metadata differs", "{info} Info field(s) and {xmp} XMP propert(ies) differ between the files."},
+	{"compare.page-count-changed", "Page count differs", "The original has {original#page|pages} and the candidate {candidate}."},
+	{"compare.page-geometry-changed", "Page geometry differs", "{pages#page|pages} {pages?differs|differ} in media box, crop box or rotation."},
+	{"compare.fonts-added", "Fonts added", "The candidate uses {fonts#font|fonts} the original does not use at all."},
+	{"compare.fonts-removed", "Fonts removed", "The original uses {fonts#font|fonts} the candidate does not use at all."},
+	{"compare.font-subsets-changed", "Font subsets differ", "{fonts#font subset|font subsets} in the candidate {fonts?carries|carry} other subset tags of fonts the original uses, as when a file is re-saved."},
+	{"compare.metadata-changed", "Metadata differs", "Between the files, {info#Info field|Info fields} and {xmp#XMP property|XMP properties} differ."},
 	{"compare.producer-changed", "Producing software differs", "The files name different producing or creating software."},
-	{"compare.structure-changed", "Object structure differs", "The original holds {original} objects and the candidate {candidate}, or their cross-reference styles differ."},
+	{"compare.structure-changed", "Object structure differs", "The original holds {original#object|objects} and the candidate {candidate}, or their cross-reference styles differ."},
 	// end of compare findings
 	// page content families (engine/pdf)
-	{"hidden-text.invisible", "Invisible text", "{runs} text run(s) on {pages} page(s) are drawn in the invisible render mode outside an OCR layer: a reader cannot see them, but text extraction and language models read them."},
-	{"hidden-text.background-colour", "Text in the colour of its background", "{runs} text run(s) on {pages} page(s) are painted in a colour that does not stand out from what lies beneath them."},
-	{"hidden-text.transparent", "Transparent text", "{runs} text run(s) on {pages} page(s) are painted at 10% opacity or less: a reader cannot see them, but text extraction and language models read them."},
-	{"hidden-text.outside-page", "Text outside the page", "{runs} text run(s) on {pages} page(s) lie entirely outside the visible page area (CropBox or MediaBox)."},
-	{"hidden-text.tiny", "Microscopic text", "{runs} text run(s) on {pages} page(s) are drawn smaller than 1 point."},
-	{"hidden-text.clipped", "Text clipped away", "{runs} text run(s) on {pages} page(s) are entirely outside their clipping path, so nothing of them is shown."},
-	{"content-overlay.injection", "Covered text addressed to a language model", "Text covered by boxes on {pages} page(s) reads as instructions to a language model ({cues} cue(s) in {categories} categor(ies))."},
-	{"hidden-text.injection", "Hidden text addressed to a language model", "Text hidden from a reader on {pages} page(s) reads as instructions to a language model ({cues} cue(s) in {categories} categor(ies))."},
-	{"hidden-text.ocr-layer", "OCR text layer", "{pages} page(s) are scanned images with an invisible OCR text layer over them, as OCR software writes; this is normal."},
-	{"redaction-exposure.text-under-box", "Text still present under redaction boxes", "{boxes} dark box(es) on {pages} page(s) are drawn over text that is still in the file ({characters} character(s) under them): the redaction can be undone by copying the text."},
-	{"redaction-exposure.unapplied-redact", "Redaction marks never applied", "{annotations} redaction annotation(s) mark content for removal but were never applied; the content under them is still present."},
-	{"redaction-exposure.black-highlight", "Black highlights over text", "{annotations} opaque dark highlight annotation(s) cover text that is still present under them."},
-	{"content-overlay.retyped-later-revision", "Text covered and retyped in a later revision", "On {pages} page(s), {overlays} opaque box(es) or image(s) cover existing text and new text is drawn on top, written by a revision after the original save."},
-	{"content-overlay.retyped", "Text covered and retyped", "On {pages} page(s), {overlays} opaque light box(es) or image(s) cover existing text and new text is drawn on top: the white-out-and-retype edit."},
-	{"content-overlay.whiteout", "Text covered by an opaque box", "On {pages} page(s), {overlays} opaque light box(es) are painted over text that is still in the file."},
-	{"annotation-overlays.later-revision", "Annotations over text added later", "{annotations} annotation(s) added by a revision after the original save cover page text on {pages} page(s)."},
-	{"annotation-overlays.opaque-cover", "Opaque annotations over text", "{annotations} annotation(s) whose appearance is an opaque fill or image cover page text on {pages} page(s), hiding it from a reader while it stays in the file."},
-	{"annotation-overlays.editor-tool", "Annotations over text from a PDF editor", "{annotations} annotation(s) cover page text on {pages} page(s) in a file written by a PDF editing tool."},
-	{"font-anomalies.figure-font", "Figures in a font of their own", "On {pages} page(s), {runs} figure(s) are drawn in a font ({fonts} font object(s)) that shows nothing else, while the page's other figures use another font: the trace of a figure removed and typed again."},
-	{"font-anomalies.multiple-subsets", "Several subsets of one font on a page", "{pages} page(s) draw text with two or more separately embedded subsets of the same font ({fonts} font object(s)), as happens when text is added by another tool."},
-	{"font-anomalies.later-revision-font", "Font added by a later revision", "{fonts} font(s) used by the text of {pages} original page(s) were first written by a revision after the original save."},
-	{"font-anomalies.type3-glyphs", "Type3 glyphs in a text page", "{pages} page(s) whose text uses ordinary fonts also draw {glyphs} glyph(s) from Type3 fonts, whose shapes are arbitrary drawings."},
-	{"font-anomalies.digit-tounicode", "Digits mapped to other digits", "{fonts} font(s) carry a ToUnicode map that turns {codes} digit glyph(s) into different digits, so extracted text differs from what the page shows."},
-	{"numeric-edits.text-pattern", "Figures written unlike their neighbours", "On {pages} page(s), {runs} figure(s) are written with text operators that break the pattern the rest of the page's text follows, as when a figure is typed in by another tool."},
-	{"numeric-edits.digits-changed", "Digits changed by a later revision", "Revision(s) after the original save rewrote the content of {pages} page(s) and changed {sequences} digit sequence(s) ({digits} digit(s)) at the same positions."},
-	{"embedded-image-anomalies.replaced", "Image replaced in a later revision", "{images} image(s) that pages show were overwritten by {revisions} revision(s) after the original save."},
-	{"embedded-image-anomalies.editor-metadata", "Image edited with an editing tool", "The metadata of {images} image(s) that pages show names an editing tool."},
-	{"embedded-image-anomalies.full-page-images", "Full-page images", "{pages} page(s) consist of one image covering the page, as a scan or a flattened page does."},
-	{"page-geometry.mixed-sizes", "Mixed page sizes", "The pages come in {sizes} sizes; {pages} page(s) differ from the most common size."},
-	{"page-geometry.foreign-page", "Pages unlike the rest of the document", "{pages} page(s) share neither fonts nor page structure with the document's other pages, as a page taken from another file does."},
-	{"page-geometry.mixed-rotations", "Mixed page rotations", "The pages use {rotations} different rotations."},
-	{"page-geometry.crop-hides-content", "Crop box hides text", "On {pages} page(s) the crop box hides {runs} text run(s) that the media box holds."},
+	{"hidden-text.invisible", "Invisible text", "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} drawn in the invisible render mode outside an OCR layer: a reader cannot see them, but text extraction and language models read them."},
+	{"hidden-text.background-colour", "Text in the colour of its background", "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} painted in a colour that does not stand out from what lies beneath {runs?it|them}."},
+	{"hidden-text.transparent", "Transparent text", "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} painted at 10% opacity or less: a reader cannot see {runs?it|them}, but text extraction and language models read {runs?it|them}."},
+	{"hidden-text.outside-page", "Text outside the page", "{runs#text run|text runs} on {pages#page|pages} {runs?lies|lie} entirely outside the visible page area (CropBox or MediaBox)."},
+	{"hidden-text.tiny", "Microscopic text", "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} drawn smaller than 1 point."},
+	{"hidden-text.clipped", "Text clipped away", "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} entirely outside their clipping path, so nothing of them is shown."},
+	{"content-overlay.injection", "Covered text addressed to a language model", "Text covered by boxes on {pages#page|pages} reads as instructions to a language model ({cues#cue|cues} in {categories#category|categories})."},
+	{"hidden-text.injection", "Hidden text addressed to a language model", "Text hidden from a reader on {pages#page|pages} reads as instructions to a language model ({cues#cue|cues} in {categories#category|categories})."},
+	{"hidden-text.ocr-layer", "OCR text layer", "{pages#page is a scanned image|pages are scanned images} with an invisible OCR text layer over them, as OCR software writes; this is normal."},
+	{"redaction-exposure.text-under-box", "Text still present under redaction boxes", "{boxes#dark box|dark boxes} on {pages#page|pages} {boxes?is|are} drawn over text that is still in the file ({characters#character|characters} under them): the redaction can be undone by copying the text."},
+	{"redaction-exposure.unapplied-redact", "Redaction marks never applied", "{annotations#redaction annotation marks|redaction annotations mark} content for removal but {annotations?was|were} never applied; the content under them is still present."},
+	{"redaction-exposure.black-highlight", "Black highlights over text", "{annotations#opaque dark highlight annotation covers|opaque dark highlight annotations cover} text that is still present under them."},
+	{"content-overlay.retyped-later-revision", "Text covered and retyped in a later revision", "On {pages#page|pages}, {overlays#opaque box or image|opaque boxes or images} {overlays?covers|cover} existing text and new text is drawn on top, written by a revision after the original save."},
+	{"content-overlay.retyped", "Text covered and retyped", "On {pages#page|pages}, {overlays#opaque light box or image|opaque light boxes or images} {overlays?covers|cover} existing text and new text is drawn on top: the white-out-and-retype edit."},
+	{"content-overlay.whiteout", "Text covered by an opaque box", "On {pages#page|pages}, {overlays#opaque light box is|opaque light boxes are} painted over text that is still in the file."},
+	{"annotation-overlays.later-revision", "Annotations over text added later", "{annotations#annotation|annotations} added by a revision after the original save {annotations?covers|cover} page text on {pages#page|pages}."},
+	{"annotation-overlays.opaque-cover", "Opaque annotations over text", "{annotations#annotation whose appearance is an opaque fill or image covers|annotations whose appearance is an opaque fill or image cover} page text on {pages#page|pages}, hiding it from a reader while it stays in the file."},
+	{"annotation-overlays.editor-tool", "Annotations over text from a PDF editor", "{annotations#annotation|annotations} {annotations?covers|cover} page text on {pages#page|pages} in a file written by a PDF editing tool."},
+	{"font-anomalies.figure-font", "Figures in a font of their own", "On {pages#page|pages}, {runs#figure is|figures are} drawn in a font ({fonts#font object|font objects}) that shows nothing else, while the page's other figures use another font: the trace of a figure removed and typed again."},
+	{"font-anomalies.multiple-subsets", "Several subsets of one font on a page", "{pages#page|pages} draw text with two or more separately embedded subsets of the same font ({fonts#font object|font objects}), as happens when text is added by another tool."},
+	{"font-anomalies.later-revision-font", "Font added by a later revision", "{fonts#font|fonts} used by the text of {pages#original page|original pages} {fonts?was|were} first written by a revision after the original save."},
+	{"font-anomalies.type3-glyphs", "Type3 glyphs in a text page", "{pages#page|pages} whose text uses ordinary fonts also draw {glyphs#glyph|glyphs} from Type3 fonts, whose shapes are arbitrary drawings."},
+	{"font-anomalies.digit-tounicode", "Digits mapped to other digits", "{fonts#font carries|fonts carry} a ToUnicode map that turns {codes#digit glyph|digit glyphs} into different digits, so extracted text differs from what the page shows."},
+	{"numeric-edits.text-pattern", "Figures written unlike their neighbours", "On {pages#page|pages}, {runs#figure is|figures are} written with text operators that break the pattern the rest of the page's text follows, as when a figure is typed in by another tool."},
+	{"numeric-edits.digits-changed", "Digits changed by a later revision", "Revisions after the original save rewrote the content of {pages#page|pages} and changed {sequences#digit sequence|digit sequences} ({digits#digit|digits}) at the same positions."},
+	{"embedded-image-anomalies.replaced", "Image replaced in a later revision", "{images#image|images} that pages show {images?was|were} overwritten by {revisions#revision|revisions} after the original save."},
+	{"embedded-image-anomalies.editor-metadata", "Image edited with an editing tool", "The metadata of {images#image|images} that pages show names an editing tool."},
+	{"embedded-image-anomalies.full-page-images", "Full-page images", "{pages#page|pages} {pages?consists|consist} of one image covering the page, as a scan or a flattened page does."},
+	{"page-geometry.mixed-sizes", "Mixed page sizes", "The pages come in {sizes#size|sizes}; {pages#page differs|pages differ} from the most common size."},
+	{"page-geometry.foreign-page", "Pages unlike the rest of the document", "{pages#page shares|pages share} neither fonts nor page structure with the document's other pages, as a page taken from another file does."},
+	{"page-geometry.mixed-rotations", "Mixed page rotations", "The pages use {rotations#rotation|different rotations}."},
+	{"page-geometry.crop-hides-content", "Crop box hides text", "On {pages#page|pages} the crop box hides {runs#text run|text runs} that the media box holds."},
 	// end of page content families
 	// signature families (engine/pdf)
-	{"signature-coverage.signature-removed", "Signature removed", "{removed} signature(s) attached in an earlier revision are no longer attached to the document."},
-	{"signature-coverage.range-anomaly", "Signature byte range anomaly", "{signatures} signature(s) have a byte range that does not cover their revision exactly ({anomalies})."},
-	{"signature-coverage.content-after-signing", "Content changed after signing", "{revisions} revision(s) appended after a signature changed page content, pages or page images."},
-	{"signature-coverage.unsigned-changes", "Unsigned changes after the last signature", "{revisions} revision(s) appended after the last signature are covered by no signature and change more than validation data and metadata."},
-	{"signature-coverage.usage-rights-anomaly", "Usage-rights signature no longer covers the file", "{signatures} usage-rights signature(s), which enable viewer features and vouch for no content, have a byte range that does not cover their revision exactly."},
-	{"signature-coverage.placeholder-values", "Signature fields look signed but are not", "{values} signature value(s) carry no signature bytes (no /Contents, or only zero bytes): the fields state signer details but nothing was signed."},
-	{"signature-coverage.unsigned-fields", "Unsigned signature fields", "{fields} signature field(s) carry no signature value: the document is not signed."},
-	{"signature-coverage.intact", "Signatures cover their revisions", "{signatures} signature(s) and {timestamps} document timestamp(s) cover their revisions; anything appended after them is validation data, metadata or covered by a later signature. Signatures were not validated cryptographically."},
-	{"signature-permissions.certification-broken", "Certification permissions broken", "{broken} of the {assessed} revision(s) appended after the certification signature made changes its permissions (P={p}) do not allow."},
-	{"signature-permissions.lock-permissions-broken", "Changes forbidden by a signature's field lock", "{signatures} approval signature(s) lock the document at permission level P={p} through their field lock, and {revisions} revision(s) appended after them made changes that level does not allow (form filling included when P=1)."},
-	{"signature-permissions.locked-field-changed", "Locked form field changed", "{fields} form field(s) locked by a signature were changed by a later revision ({changes} change(s))."},
-	{"signature-permissions.unclassified-changes", "Changes after certification not classified", "{opaque} of the {assessed} revision(s) appended after the certification signature changed objects this analysis cannot classify, so whether its permissions (P={p}) allow them is unknown."},
-	{"signature-permissions.permitted", "Certified document within its permissions", "The document is certified (P={p}); the {assessed} revision(s) appended after the certification made only changes it permits."},
+	{"signature-coverage.signature-removed", "Signature removed", "{removed#signature|signatures} attached in an earlier revision {removed?is|are} no longer attached to the document."},
+	{"signature-coverage.range-anomaly", "Signature byte range anomaly", "{signatures#signature has|signatures have} a byte range that does not cover {signatures?its|their} revision exactly: {anomalies}."},
+	{"signature-coverage.content-after-signing", "Content changed after signing", "{revisions#revision|revisions} appended after a signature changed page content, pages or page images."},
+	{"signature-coverage.unsigned-changes", "Unsigned changes after the last signature", "{revisions#revision|revisions} appended after the last signature {revisions?is|are} covered by no signature and {revisions?changes|change} more than validation data and metadata."},
+	{"signature-coverage.usage-rights-anomaly", "Usage-rights signature no longer covers the file", "{signatures#usage-rights signature|usage-rights signatures}, which enable viewer features and vouch for no content, have a byte range that does not cover their revision exactly."},
+	{"signature-coverage.placeholder-values", "Signature fields look signed but are not", "{values#signature value carries|signature values carry} no signature bytes (no /Contents, or only zero bytes): the fields state signer details but nothing was signed."},
+	{"signature-coverage.unsigned-fields", "Unsigned signature fields", "{fields#signature field carries|signature fields carry} no signature value: the document is not signed."},
+	{"signature-coverage.intact", "Signatures cover their revisions", "Signatures and document timestamps cover their revisions ({signatures#signature|signatures}, {timestamps#timestamp|timestamps}); anything appended after them is validation data, metadata or covered by a later signature. Signatures were not validated cryptographically."},
+	{"signature-permissions.certification-broken", "Certification permissions broken", "{broken} of the {assessed#revision|revisions} appended after the certification signature made changes its permissions (P={p}) do not allow."},
+	{"signature-permissions.lock-permissions-broken", "Changes forbidden by a signature's field lock", "{signatures#approval signature locks|approval signatures lock} the document at permission level P={p} through {signatures?its|their} field lock, and {revisions#revision|revisions} appended after {signatures?it|them} made changes that level does not allow (form filling included when P=1)."},
+	{"signature-permissions.locked-field-changed", "Locked form field changed", "{fields#form field|form fields} locked by a signature {fields?was|were} changed by a later revision ({changes#change|changes})."},
+	{"signature-permissions.unclassified-changes", "Changes after certification not classified", "{opaque} of the {assessed#revision|revisions} appended after the certification signature changed objects this analysis cannot classify, so whether its permissions (P={p}) allow them is unknown."},
+	{"signature-permissions.permitted", "Certified document within its permissions", "The document is certified (P={p}); the {assessed#revision|revisions} appended after the certification made only changes it permits."},
 	// end of signature families
 	// injection-marker families (engine/inject, engine/pdf, engine/office)
-	{"document-injection-markers.hidden-directive", "Hidden instructions for a language model", "{fields} metadata or annotation field(s) hold text addressed to a language model; at least one ({kind}) gives it an instruction where a reader does not see it, or hides it by obfuscation ({categories} cue categories, {techniques} obfuscation techniques)."},
-	{"document-injection-markers.directive", "Instructions for a language model", "{fields} metadata or annotation field(s) hold text addressed to a language model; the instructions sit in carriers a reader can open, such as an annotation or an attachment name (first: {kind}; {categories} cue categories)."},
-	{"document-injection-markers.cues", "Language-model cue words", "{fields} metadata or annotation field(s) hold words aimed at a language model without an instruction a model would follow (first: {kind}; {categories} cue categories, {techniques} obfuscation techniques)."},
+	{"document-injection-markers.hidden-directive", "Hidden instructions for a language model", "{fields#metadata or annotation field|metadata or annotation fields} {fields?holds|hold} text addressed to a language model; at least one, in {kind~}, gives it an instruction where a reader does not see it, or hides it by obfuscation ({categories#cue category|cue categories}, {techniques#obfuscation technique|obfuscation techniques})."},
+	{"document-injection-markers.directive", "Instructions for a language model", "{fields#metadata or annotation field|metadata or annotation fields} {fields?holds|hold} text addressed to a language model; the instructions sit in carriers a reader can open, such as an annotation or an attachment name (first in {kind~}; {categories#cue category|cue categories})."},
+	{"document-injection-markers.cues", "Language-model cue words", "{fields#metadata or annotation field|metadata or annotation fields} {fields?holds|hold} words aimed at a language model without an instruction a model would follow (first in {kind~}; {categories#cue category|cue categories}, {techniques#obfuscation technique|obfuscation techniques})."},
 	{"document-injection-markers.categories", "", "Cue categories: {categories}."},
 	{"document-injection-markers.techniques", "", "Obfuscation undone: {techniques}."},
-	{"office-injection-markers.hidden-directive", "Hidden instructions for a language model", "{fields} document property, comment or hidden-run field(s) hold text addressed to a language model; at least one ({kind}) gives it an instruction where a reader does not see it, or hides it by obfuscation ({categories} cue categories, {techniques} obfuscation techniques)."},
-	{"office-injection-markers.directive", "Instructions for a language model", "{fields} document property, comment or hidden-run field(s) hold text addressed to a language model; the instructions sit in carriers a reader can open, such as a comment (first: {kind}; {categories} cue categories)."},
-	{"office-injection-markers.cues", "Language-model cue words", "{fields} document property, comment or hidden-run field(s) hold words aimed at a language model without an instruction a model would follow (first: {kind}; {categories} cue categories, {techniques} obfuscation techniques)."},
+	{"office-injection-markers.hidden-directive", "Hidden instructions for a language model", "{fields#document property, comment or hidden-run field|document property, comment or hidden-run fields} {fields?holds|hold} text addressed to a language model; at least one, in {kind~}, gives it an instruction where a reader does not see it, or hides it by obfuscation ({categories#cue category|cue categories}, {techniques#obfuscation technique|obfuscation techniques})."},
+	{"office-injection-markers.directive", "Instructions for a language model", "{fields#document property, comment or hidden-run field|document property, comment or hidden-run fields} {fields?holds|hold} text addressed to a language model; the instructions sit in carriers a reader can open, such as a comment (first in {kind~}; {categories#cue category|cue categories})."},
+	{"office-injection-markers.cues", "Language-model cue words", "{fields#document property, comment or hidden-run field|document property, comment or hidden-run fields} {fields?holds|hold} words aimed at a language model without an instruction a model would follow (first in {kind~}; {categories#cue category|cue categories}, {techniques#obfuscation technique|obfuscation techniques})."},
 	{"office-injection-markers.categories", "", "Cue categories: {categories}."},
 	{"office-injection-markers.techniques", "", "Obfuscation undone: {techniques}."},
 	// end of injection-marker families
 
 	// issuer baselines (engine/baseline)
-	{"issuer-mismatch.diverges", "Structure diverges from the issuer baseline", "{dimensions} structural dimension(s) that were stable across the issuer's {samples} training document(s) show a value none of them had (divergence {divergencePercent}%)."},
+	{"issuer-mismatch.diverges", "Structure diverges from the issuer baseline", "{dimensions#structural dimension|structural dimensions} that {dimensions?was|were} stable across the issuer's {samples#training document|training documents} {dimensions?shows|show} a value none of them had (divergence {divergencePercent}%)."},
 	// end of issuer baselines
 
 	// disclosure signals for formats whose analysers are not yet walked
@@ -178,87 +178,87 @@ var catalogue = []entry{
 
 	// office families (engine/office)
 	{"office-macros.enabled-no-macros", "Macro-enabled format without macros", "The package uses the macro-enabled {format} format but carries no macro parts."},
-	{"office-macros.disguised", "Macros in a macro-free format", "The package declares the macro-free {format} format yet carries {parts} macro part(s); nothing was run."},
-	{"office-macros.vba", "VBA macros present", "The package carries {parts} VBA project(s) with {modules} module stream(s); nothing was run."},
-	{"office-macros.xlm", "Excel 4 macro sheets present", "The package carries {sheets} Excel 4 (XLM) macro sheet(s); nothing was run."},
+	{"office-macros.disguised", "Macros in a macro-free format", "The package declares the macro-free {format} format yet carries {parts#macro part|macro parts}; nothing was run."},
+	{"office-macros.vba", "VBA macros present", "The package carries {parts#VBA project|VBA projects} with {modules#module stream|module streams}; nothing was run."},
+	{"office-macros.xlm", "Excel 4 macro sheets present", "The package carries {sheets#Excel 4 (XLM) macro sheet|Excel 4 (XLM) macro sheets}; nothing was run."},
 
-	{"office-external-links.dde", "DDE link present", "The document carries {count} DDE field(s) or link(s), which can start a program when links update, among {total} external link(s); nothing was followed."},
-	{"office-external-links.remote-template", "Remote template", "The document attaches {count} template(s) fetched from outside the package, among {total} external link(s); nothing was fetched."},
-	{"office-external-links.ole-link", "Linked OLE object", "The document links {count} OLE object(s) outside the package, among {total} external link(s); nothing was fetched."},
-	{"office-external-links.remote-content", "Remote content", "The document references {count} remote resource(s) such as images, frames or external workbooks, among {total} external link(s); nothing was fetched."},
+	{"office-external-links.dde", "DDE link present", "The document carries {count#DDE field or link|DDE fields or links}, which can start a program when links update, among {total#external link|external links}; nothing was followed."},
+	{"office-external-links.remote-template", "Remote template", "The document attaches {count#template|templates} fetched from outside the package, among {total#external link|external links}; nothing was fetched."},
+	{"office-external-links.ole-link", "Linked OLE object", "The document links {count#OLE object|OLE objects} outside the package, among {total#external link|external links}; nothing was fetched."},
+	{"office-external-links.remote-content", "Remote content", "The document references {count#remote resource|remote resources} such as images, frames or external workbooks, among {total#external link|external links}; nothing was fetched."},
 
-	{"office-embedded-objects.activex", "ActiveX controls present", "The package embeds {activex} ActiveX control part(s), {ole} OLE object(s), {packages} embedded package(s) and {fonts} font(s); none was opened."},
-	{"office-embedded-objects.ole", "Embedded OLE objects", "The package embeds {ole} OLE object(s), {packages} embedded package(s) and {fonts} font(s); none was opened."},
-	{"office-embedded-objects.package", "Embedded packages", "The package embeds {packages} package(s) such as documents or workbooks, and {fonts} font(s); none was opened."},
-	{"office-embedded-objects.fonts", "Embedded fonts", "The package embeds {fonts} font(s)."},
+	{"office-embedded-objects.activex", "ActiveX controls present", "The package embeds {activex#ActiveX control part|ActiveX control parts}, {ole#OLE object|OLE objects}, {packages#embedded package|embedded packages} and {fonts#font|fonts}; none was opened."},
+	{"office-embedded-objects.ole", "Embedded OLE objects", "The package embeds {ole#OLE object|OLE objects}, {packages#embedded package|embedded packages} and {fonts#font|fonts}; none was opened."},
+	{"office-embedded-objects.package", "Embedded packages", "The package embeds {packages#package|packages} such as documents or workbooks, and {fonts#font|fonts}; none was opened."},
+	{"office-embedded-objects.fonts", "Embedded fonts", "The package embeds {fonts#font|fonts}."},
 
-	{"office-hidden-content.hidden-runs", "Hidden text runs", "{count} run(s) of text are marked hidden and do not show in the document's normal view."},
-	{"office-hidden-content.very-hidden-sheets", "Very hidden sheets", "{count} sheet(s) are very hidden: they cannot be unhidden from the spreadsheet's interface."},
-	{"office-hidden-content.hidden-sheets", "Hidden sheets", "{count} sheet(s) are hidden."},
-	{"office-hidden-content.hidden-cells", "Values in hidden rows or columns", "{count} cell(s) hold values in hidden rows ({rowCells}) or hidden columns ({columnCells})."},
-	{"office-hidden-content.hidden-rows-in-table", "Rows of figures hidden inside a table", "{rows} hidden row(s) holding figures sit between visible rows of figures, as when lines are taken out of a statement or list."},
-	{"office-hidden-content.hidden-slides", "Hidden slides", "{count} slide(s) are hidden from the slide show."},
+	{"office-hidden-content.hidden-runs", "Hidden text runs", "{count#run of text is|runs of text are} marked hidden and {count?does|do} not show in the document's normal view."},
+	{"office-hidden-content.very-hidden-sheets", "Very hidden sheets", "{count#sheet is|sheets are} very hidden: {count?it cannot|they cannot} be unhidden from the spreadsheet's interface."},
+	{"office-hidden-content.hidden-sheets", "Hidden sheets", "{count#sheet is|sheets are} hidden."},
+	{"office-hidden-content.hidden-cells", "Values in hidden rows or columns", "{count#cell holds|cells hold} values in hidden rows ({rowCells}) or hidden columns ({columnCells})."},
+	{"office-hidden-content.hidden-rows-in-table", "Rows of figures hidden inside a table", "{rows#hidden row holding figures sits|hidden rows holding figures sit} between visible rows of figures, as when lines are taken out of a statement or list."},
+	{"office-hidden-content.hidden-slides", "Hidden slides", "{count#slide is|slides are} hidden from the slide show."},
 
-	{"office-tracked-changes.deletions", "Tracked deletions recorded", "The document records {deletions} deletion(s), {insertions} insertion(s), {moves} move mark(s) and {formatting} formatting change(s) by {authors} author(s); the deleted text is still in the file."},
-	{"office-tracked-changes.insertions", "Tracked insertions recorded", "The document records {insertions} insertion(s), {moves} move mark(s) and {formatting} formatting change(s) by {authors} author(s)."},
-	{"office-tracked-changes.formatting", "Tracked formatting changes", "The document records {formatting} formatting change(s) by {authors} author(s)."},
+	{"office-tracked-changes.deletions", "Tracked deletions recorded", "The document records {deletions#deletion|deletions}, {insertions#insertion|insertions}, {moves#move mark|move marks} and {formatting#formatting change|formatting changes} by {authors#author|authors}; the deleted text is still in the file."},
+	{"office-tracked-changes.insertions", "Tracked insertions recorded", "The document records {insertions#insertion|insertions}, {moves#move mark|move marks} and {formatting#formatting change|formatting changes} by {authors#author|authors}."},
+	{"office-tracked-changes.formatting", "Tracked formatting changes", "The document records {formatting#formatting change|formatting changes} by {authors#author|authors}."},
 
 	{"office-metadata-anomalies.dates-out-of-order", "Modified before created", "The recorded modification date is earlier than the creation date."},
-	{"office-metadata-anomalies.future-date", "Date in the future", "{dates} document date(s) lie after the time of analysis."},
-	{"office-metadata-anomalies.editing-time", "Editing time exceeds elapsed time", "The recorded editing time ({minutes} minutes) exceeds the time between creation and last save ({spanMinutes} minutes)."},
-	{"office-metadata-anomalies.saves-without-editing", "Saves without editing time", "The document records {saves} saves but no editing time."},
+	{"office-metadata-anomalies.future-date", "Date in the future", "{dates#document date lies|document dates lie} after the time of analysis."},
+	{"office-metadata-anomalies.editing-time", "Editing time exceeds elapsed time", "The recorded editing time ({minutes#minute|minutes}) exceeds the time between creation and last save ({spanMinutes#minute|minutes})."},
+	{"office-metadata-anomalies.saves-without-editing", "Saves without editing time", "The document records {saves#save|saves} but no editing time."},
 	{"office-metadata-anomalies.author-single-revision", "Author and last editor differ", "The recorded author and last editor differ although the document records a single save."},
-	{"office-metadata-anomalies.application-mismatch", "Application claim contradicts the package", "The properties name a {claimed} application but the package is a {package} document."},
+	{"office-metadata-anomalies.application-mismatch", "Application claim contradicts the package", "The properties name {claimed@} application but the package is {package@} document."},
 	{"office-metadata-anomalies.template-elsewhere", "Template from elsewhere", "The properties name a template by a path or address outside the usual local templates."},
-	{"office-metadata-anomalies.image-edited", "Embedded image edited", "{images} embedded image(s) carry metadata naming an image editor."},
+	{"office-metadata-anomalies.image-edited", "Embedded image edited", "{images#embedded image carries|embedded images carry} metadata naming an image editor."},
 	{"office-metadata-anomalies.library-resave", "Saved again by a library", "The application claim names {tool}, which writes its name on every save, over properties that record an earlier author and history: the document was opened and saved again by that library."},
 	{"office-metadata-anomalies.other-application-resave", "Saved again by another application", "{application} saved this document last, but its properties keep the traces of another application that made it (its template, or a history {application} did not count)."},
 	{"office-metadata-anomalies.lxml-rewrite", "Document body rewritten by a library", "The main part was written back by an XML library (as python-docx and python-pptx do) after the application named in the properties saved the package."},
 	{"office-metadata-anomalies.tool-last-modified", "Last saved by a program", "The last editor recorded is {tool}, a program, while the author is someone else: the document was changed by software after it was written."},
-	{"office-metadata-anomalies.saves-exceed-span", "More saves than elapsed minutes", "The document records {saves} saves in the {spanMinutes} minutes between creation and last save."},
+	{"office-metadata-anomalies.saves-exceed-span", "More saves than elapsed minutes", "The document records {saves#save|saves} in the {spanMinutes#minute|minutes} between creation and last save."},
 
-	{"office-structure-anomalies.package-walked", "Office package walked", "The {format} package's {parts} parts were walked; no structural anomaly was found."},
-	{"office-structure-anomalies.package-unreadable", "Package not readable as a ZIP", "The package's ZIP structure could not be read (or declares more than {maxEntries} entries); its parts were not analysed."},
-	{"office-structure-anomalies.zip-ambiguous", "Ambiguous ZIP entries", "The archive holds {duplicates} duplicate entry name(s) and {mismatches} entry(ies) whose local header disagrees with the central directory, so different readers can see different content."},
-	{"office-structure-anomalies.path-tricks", "Unsafe entry names", "{count} entry name(s) are absolute, climb out of the archive or use backslashes or drive letters."},
-	{"office-structure-anomalies.extra-data", "Data outside the archive", "{leadingBytes} bytes precede and {trailingBytes} bytes follow the ZIP archive."},
-	{"office-structure-anomalies.encrypted-entries", "Encrypted ZIP entries", "{count} ZIP entry(ies) are encrypted and were not analysed."},
-	{"office-structure-anomalies.expansion-limit", "Expansion limit reached", "{parts} part(s) were cut at the decompression limits ({partLimitBytes} bytes per part, or the package budget), as a zip bomb would be."},
-	{"office-structure-anomalies.unreadable-parts", "Undecodable parts", "{count} part(s) could not be decompressed."},
-	{"office-structure-anomalies.malformed-xml", "Malformed or oversized XML", "{count} XML part(s) were malformed or exceeded the walk limits (nesting deeper than {maxDepth} or too many tokens) and were read only in part."},
+	{"office-structure-anomalies.package-walked", "Office package walked", "The {format} package's {parts#part was|parts were} walked; no structural anomaly was found."},
+	{"office-structure-anomalies.package-unreadable", "Package not readable as a ZIP", "The package's ZIP structure could not be read (or declares more than {maxEntries#entry|entries}); its parts were not analysed."},
+	{"office-structure-anomalies.zip-ambiguous", "Ambiguous ZIP entries", "The archive holds {duplicates#duplicate entry name|duplicate entry names} and {mismatches#entry|entries} whose local header disagrees with the central directory, so different readers can see different content."},
+	{"office-structure-anomalies.path-tricks", "Unsafe entry names", "{count#entry name is|entry names are} absolute, {count?climbs|climb} out of the archive or {count?uses|use} backslashes or drive letters."},
+	{"office-structure-anomalies.extra-data", "Data outside the archive", "{leadingBytes#byte precedes|bytes precede} and {trailingBytes#byte follows|bytes follow} the ZIP archive."},
+	{"office-structure-anomalies.encrypted-entries", "Encrypted ZIP entries", "{count#ZIP entry is|ZIP entries are} encrypted and {count?was|were} not analysed."},
+	{"office-structure-anomalies.expansion-limit", "Expansion limit reached", "{parts#part was|parts were} cut at the decompression limits ({partLimitBytes#byte|bytes} per part, or the package budget), as a zip bomb would be."},
+	{"office-structure-anomalies.unreadable-parts", "Undecodable parts", "{count#part|parts} could not be decompressed."},
+	{"office-structure-anomalies.malformed-xml", "Malformed or oversized XML", "{count#XML part was|XML parts were} malformed or exceeded the walk limits (nesting deeper than {maxDepth} or too many tokens) and {count?was|were} read only in part."},
 	{"office-structure-anomalies.content-types-missing", "Content types missing", "The package has no [Content_Types].xml part."},
-	{"office-structure-anomalies.undeclared-parts", "Undeclared parts", "{count} part(s) have no content type declared."},
-	{"office-structure-anomalies.content-type-mismatch", "Content types lie about parts", "{count} part(s) do not match the content type declared for them."},
-	{"office-structure-anomalies.missing-targets", "Missing relationship targets", "{count} relationship target(s) name parts the package does not hold."},
-	{"office-structure-anomalies.unusual-parts", "Unusual extra parts", "{count} part(s) sit outside the folders Office applications write."},
+	{"office-structure-anomalies.undeclared-parts", "Undeclared parts", "{count#part has|parts have} no content type declared."},
+	{"office-structure-anomalies.content-type-mismatch", "Content types lie about parts", "{count#part|parts} do not match the content type declared for them."},
+	{"office-structure-anomalies.missing-targets", "Missing relationship targets", "{count#relationship target names a part|relationship targets name parts} that the package does not hold."},
+	{"office-structure-anomalies.unusual-parts", "Unusual extra parts", "{count#part|parts} sit outside the folders Office applications write."},
 	{"office-structure-anomalies.encrypted-package", "Encrypted package not analysed", "The {format} document is password-protected (an encrypted package inside a compound file), so its content was not analysed."},
 	// end of office families
 
 	// image families (engine/image)
-	{"image-structure-anomalies.truncated", "Image truncated", "The {format} container ends before its structure does; {count} structural defect(s) were recorded."},
-	{"image-structure-anomalies.bad-checksum", "Image checksum mismatch", "{count} structural defect(s) in the {format} container, including chunks whose checksum does not match their content."},
-	{"image-structure-anomalies.broken-structure", "Broken image structure", "{count} structural defect(s) in the {format} container: markers, chunks or boxes that do not parse."},
-	{"image-structure-anomalies.exif-refused", "EXIF block refused", "The EXIF block of the {format} file failed the bounds checks and was not decoded ({count} defect(s))."},
-	{"image-editing-software.editor-named", "Image editing software", "The metadata names {tools} image editing tool(s) in {sources} place(s)."},
-	{"image-editing-software.edited-capture", "Camera image passed through an editor", "The metadata names a capture device and {tools} image editing tool(s) in {sources} place(s)."},
-	{"image-editing-software.exported-capture", "Camera image exported by software", "The metadata names a capture device and {tools} editing or conversion tool(s); cameras do not write {format} files, so this is an export made by that software."},
-	{"image-metadata-inconsistency.modify-before-capture", "Modified before captured", "The EXIF modification date is earlier than the capture date ({checks} inconsistency(ies) found)."},
-	{"image-metadata-inconsistency.xmp-date-mismatch", "EXIF and XMP dates differ", "The XMP capture or creation date differs from the EXIF capture date by more than a minute ({checks} inconsistency(ies) found)."},
-	{"image-metadata-inconsistency.make-without-model", "Camera make without model", "The EXIF names a camera maker but no model ({checks} inconsistency(ies) found)."},
-	{"image-metadata-inconsistency.dimension-mismatch", "EXIF dimensions differ from the image", "The image size recorded in EXIF differs from the frame's size, as after a crop or resize ({checks} inconsistency(ies) found)."},
+	{"image-structure-anomalies.truncated", "Image truncated", "The {format} container ends before its structure does; {count#structural defect was|structural defects were} recorded."},
+	{"image-structure-anomalies.bad-checksum", "Image checksum mismatch", "{count#structural defect|structural defects} in the {format} container, including chunks whose checksum does not match their content."},
+	{"image-structure-anomalies.broken-structure", "Broken image structure", "{count#structural defect|structural defects} in the {format} container: markers, chunks or boxes that do not parse."},
+	{"image-structure-anomalies.exif-refused", "EXIF block refused", "The EXIF block of the {format} file failed the bounds checks and was not decoded ({count#defect|defects})."},
+	{"image-editing-software.editor-named", "Image editing software", "The metadata names {tools#image editing tool|image editing tools} in {sources#place|places}."},
+	{"image-editing-software.edited-capture", "Camera image passed through an editor", "The metadata names a capture device and {tools#image editing tool|image editing tools} in {sources#place|places}."},
+	{"image-editing-software.exported-capture", "Camera image exported by software", "The metadata names a capture device and {tools#editing or conversion tool|editing or conversion tools}; cameras do not write {format} files, so this is an export made by that software."},
+	{"image-metadata-inconsistency.modify-before-capture", "Modified before captured", "The EXIF modification date is earlier than the capture date ({checks#inconsistency|inconsistencies} found)."},
+	{"image-metadata-inconsistency.xmp-date-mismatch", "EXIF and XMP dates differ", "The XMP capture or creation date differs from the EXIF capture date by more than a minute ({checks#inconsistency|inconsistencies} found)."},
+	{"image-metadata-inconsistency.make-without-model", "Camera make without model", "The EXIF names a camera maker but no model ({checks#inconsistency|inconsistencies} found)."},
+	{"image-metadata-inconsistency.dimension-mismatch", "EXIF dimensions differ from the image", "The image size recorded in EXIF differs from the frame's size, as after a crop or resize ({checks#inconsistency|inconsistencies} found)."},
 	{"image-thumbnail-mismatch.aspect-ratio", "Thumbnail shape differs", "The embedded thumbnail is {thumbnailWidth}x{thumbnailHeight} while the image is {width}x{height}: their shapes disagree, as when the image was cropped and the old thumbnail kept."},
 	{"image-thumbnail-mismatch.larger-than-image", "Thumbnail larger than the image", "The embedded thumbnail is {thumbnailWidth}x{thumbnailHeight} while the image is only {width}x{height}: the thumbnail was made from a larger picture, as when the image was cropped or replaced and the old thumbnail kept."},
 	{"image-compression-history.editor-tables-with-camera-exif", "Editor re-compression of a camera image", "The JPEG was written by an editor (estimated quality {quality}) while its EXIF names a camera."},
 	{"image-compression-history.standard-tables-with-camera-exif", "Library re-compression of a camera image", "The JPEG uses the standard library quantisation tables at quality {quality} while its EXIF names a camera; camera firmware usually writes tables of its own."},
 	{"image-compression-history.recompressed-after-capture", "Camera image re-encoded after capture", "The JPEG uses the standard library quantisation tables at quality {quality} while its EXIF thumbnail kept a camera's own tables: the image was decoded and written again by software after capture, and the camera's metadata carried over."},
-	{"image-trailing-data.trailing-bytes", "Data after the image", "{bytes} bytes ({kind}) follow the end of the image."},
-	{"image-trailing-data.appended-archive", "File appended to the image", "{bytes} bytes follow the end of the image, containing a {kind} file."},
-	{"image-generative-markers.declared-synthetic", "Declared as synthetic", "The image's metadata declares it algorithmically generated or composited ({carriers} carrier(s))."},
-	{"image-generative-markers.generator-metadata", "Image generator metadata", "The image carries metadata written by an image generator ({carriers} carrier(s))."},
+	{"image-trailing-data.trailing-bytes", "Data after the image", "{bytes#byte follows|bytes follow} the end of the image."},
+	{"image-trailing-data.appended-archive", "File appended to the image", "{bytes#byte follows|bytes follow} the end of the image, containing {kind@} file."},
+	{"image-generative-markers.declared-synthetic", "Declared as synthetic", "The image's metadata declares it algorithmically generated or composited ({carriers#carrier|carriers})."},
+	{"image-generative-markers.generator-metadata", "Image generator metadata", "The image carries metadata written by an image generator ({carriers#carrier|carriers})."},
 	{"image-metadata-stripped.no-capture-metadata", "No capture metadata", "The {format} file carries no EXIF, XMP, IPTC or C2PA metadata, as when metadata is stripped by an export, a messenger or on purpose."},
-	{"image-metadata-stripped.device-structure-kept", "Capture metadata removed from a device file", "The {format} file carries no EXIF, XMP, IPTC or C2PA metadata, yet {traces} trace(s) of the device that wrote it remain (its own quantisation tables, a multi-picture index): the metadata was removed without re-encoding the image."},
+	{"image-metadata-stripped.device-structure-kept", "Capture metadata removed from a device file", "The {format} file carries no EXIF, XMP, IPTC or C2PA metadata, yet {traces#trace|traces} of the device that wrote it {traces?remains|remain} (its own quantisation tables, a multi-picture index): the metadata was removed without re-encoding the image."},
 	{"image-metadata-stripped.c2pa-manifest-removed", "Content Credentials removed", "The XMP of the {format} file points to a C2PA manifest inside the file, but the file holds none: software that kept the XMP and dropped the manifest wrote this file after the credentials were made."},
-	{"image-location-present.gps-present", "Location present", "The image carries GPS coordinates ({carriers} carrier(s)); this is a privacy fact, not a risk signal."},
+	{"image-location-present.gps-present", "Location present", "The image carries GPS coordinates ({carriers#carrier|carriers}); this is a privacy fact, not a risk signal."},
 	// end of image families
 }
 
@@ -319,6 +319,16 @@ func TemplateOf(code string) (title, template string) {
 	return t.Title, t.Template
 }
 
+// interpolate fills a template's placeholders from params:
+//
+//	{n}              the value
+//	{n#one|other}    the number and the noun phrase its count takes: "1 page", "2 pages"
+//	{n?one|other}    the form alone, chosen by the count: a verb ("is|are") or a phrase
+//	{n@}             a text value after "a" or "an", chosen by sound: "an Excel", "a Word"
+//	{n~}             a kind name as people say it: "hidden-annotation" is "a hidden annotation"
+//
+// A count of exactly 1 takes the first form; 0 and everything else the
+// second, as English does ("0 pages").
 func interpolate(tpl string, params map[string]any) string {
 	if !strings.Contains(tpl, "{") {
 		return tpl
@@ -336,14 +346,89 @@ func interpolate(tpl string, params map[string]any) string {
 			return b.String()
 		}
 		b.WriteString(tpl[:i])
-		name := tpl[i+1 : i+j]
-		if v, ok := params[name]; ok {
-			b.WriteString(formatParam(v))
-		} else {
-			b.WriteString(tpl[i : i+j+1])
-		}
+		b.WriteString(placeholder(tpl[i+1:i+j], params, tpl[i:i+j+1]))
 		tpl = tpl[i+j+1:]
 	}
+}
+
+func placeholder(spec string, params map[string]any, asWritten string) string {
+	name, forms, op := spec, "", byte(0)
+	if k := strings.IndexAny(spec, "#?@~"); k > 0 {
+		name, op, forms = spec[:k], spec[k], spec[k+1:]
+	}
+	v, ok := params[name]
+	if !ok {
+		return asWritten
+	}
+	value := formatParam(v)
+	switch op {
+	case '#', '?':
+		one, other, _ := strings.Cut(forms, "|")
+		form := other
+		if value == "1" {
+			form = one
+		}
+		if op == '?' {
+			return form
+		}
+		return value + " " + form
+	case '@':
+		return Article(value) + " " + value
+	case '~':
+		if label, ok := kindLabels[value]; ok {
+			return label
+		}
+		return strings.ReplaceAll(value, "-", " ")
+	}
+	return value
+}
+
+// kindLabels are the words a person uses for the kind names the engine
+// passes as parameters ({kind~}); a kind not listed reads with its hyphens
+// as spaces.
+var kindLabels = map[string]string{
+	"info":              "the Info dictionary",
+	"info-key":          "the name of an Info key",
+	"xmp":               "the XMP metadata",
+	"annotation":        "an annotation",
+	"hidden-annotation": "a hidden annotation",
+	"embedded-file":     "an attachment",
+	"core-property":     "the core properties",
+	"app-property":      "the application properties",
+	"custom-property":   "a custom property",
+	"comment":           "a comment",
+	"hidden-run":        "a hidden run",
+}
+
+// Article is "a" or "an" for a word, by its sound: "an Excel", "an XLM",
+// "a Word", "a user", "a one-page".
+func Article(word string) string {
+	w := strings.TrimLeft(word, "\"'(")
+	if w == "" {
+		return "a"
+	}
+	lower := strings.ToLower(w)
+	for _, p := range []string{"one", "once", "uni", "use", "usu", "uti", "eu", "ewe"} {
+		if strings.HasPrefix(lower, p) {
+			return "a"
+		}
+	}
+	for _, p := range []string{"hour", "honest", "honour", "heir"} {
+		if strings.HasPrefix(lower, p) {
+			return "an"
+		}
+	}
+	// An abbreviation is read letter by letter: "an SVG", "an HTML", "a PDF".
+	if len(w) > 1 && w[1] >= 'A' && w[1] <= 'Z' && w[0] >= 'A' && w[0] <= 'Z' {
+		if strings.IndexByte("AEFHILMNORSX", w[0]) >= 0 {
+			return "an"
+		}
+		return "a"
+	}
+	if strings.IndexByte("aeiou", lower[0]) >= 0 {
+		return "an"
+	}
+	return "a"
 }
 
 func formatParam(v any) string {

@@ -114,7 +114,7 @@ func TestParamsAcceptKinds(t *testing.T) {
 // TestEveryCodeRenders: every template's placeholders are filled when the
 // parameters are given, and titles exist for every non-note code.
 func TestEveryCodeRenders(t *testing.T) {
-	ph := regexp.MustCompile(`\{(\w+)\}`)
+	ph := regexp.MustCompile(`\{(\w+)(?:[#?@~][^}]*)?\}`)
 	for _, code := range Codes() {
 		title, tpl := TemplateOf(code)
 		if !strings.HasPrefix(code, strings.SplitN(code, ".", 2)[0]+".") || !strings.Contains(code, ".") {

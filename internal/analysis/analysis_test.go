@@ -17,6 +17,8 @@ import (
 	"github.com/doctrust/doctrust/engine/pdf/pdftest"
 	"github.com/doctrust/doctrust/engine/policy"
 	"github.com/doctrust/doctrust/engine/receipt"
+
+	"github.com/doctrust/doctrust/internal/corpustest"
 )
 
 const sample = "../../../shared/corpus/pdf-incremental/qpdf/incremental-2.pdf"
@@ -24,7 +26,7 @@ const sample = "../../../shared/corpus/pdf-incremental/qpdf/incremental-2.pdf"
 func load(t *testing.T) []byte {
 	b, err := os.ReadFile(sample)
 	if err != nil {
-		t.Skip("corpus not present")
+		corpustest.Skip(t, "../shared/corpus")
 	}
 	return b
 }

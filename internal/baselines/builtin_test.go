@@ -10,6 +10,8 @@ import (
 	"github.com/doctrust/doctrust/engine"
 	"github.com/doctrust/doctrust/engine/baseline"
 	"github.com/doctrust/doctrust/engine/report"
+
+	"github.com/doctrust/doctrust/internal/corpustest"
 )
 
 const corpus = "../../../shared/corpus"
@@ -30,7 +32,7 @@ func TestBuiltInProfilesLoad(t *testing.T) {
 // corpus.
 func TestBuiltInProfilesRebuild(t *testing.T) {
 	if _, err := os.Stat(corpus); err != nil {
-		t.Skip("corpus not present")
+		corpustest.Skip(t, "../shared/corpus")
 	}
 	for _, sp := range Specimens {
 		p, err := sp.Build(context.Background(), corpus)
@@ -49,7 +51,7 @@ func TestBuiltInProfilesRebuild(t *testing.T) {
 // writer from the same corpus.
 func TestBuiltInProfileMatches(t *testing.T) {
 	if _, err := os.Stat(corpus); err != nil {
-		t.Skip("corpus not present")
+		corpustest.Skip(t, "../shared/corpus")
 	}
 	var dss *baseline.Profile
 	for _, p := range BuiltIn() {

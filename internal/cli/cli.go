@@ -1,28 +1,39 @@
-// Package cli holds the analysis commands both doctrust programs share:
-// inspect, metadata and compare print the JSON the API returns, with no
-// server and no store beyond the receipt secret.
+// Package cli holds doctrust's analysis commands: inspect, metadata and
+// compare print the JSON the API returns, with no server and no store
+// beyond the receipt secret.
 package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/doctrust/doctrust/engine/policy"
 	"github.com/doctrust/doctrust/internal/analysis"
+	"github.com/doctrust/doctrust/internal/httpapi"
 )
 
-// Usage is the help text of both programs; doctrust hands serve and admin
-// to doctrust-server, so to a user they are one command.
+// Usage is doctrust's help text.
 const Usage = `usage:
   doctrust serve
   doctrust inspect FILE [--redact] [--triage] [--timing] [--policy JSON]
+  doctrust inspect PATH... [same flags] [--jobs N]   (PATH: file, folder, or - for paths on stdin)
   doctrust metadata FILE
+  doctrust metadata PATH... [--jobs N]
   doctrust compare ORIGINAL CANDIDATE
   doctrust admin plan EMAIL PLAN      (PLAN: free, solo, team, business)
+
+A batch prints one JSON Lines record per file, {"path":...,"report":{...}} or
+{"path":...,"error":{...}}, in the order the files are found (folders walked
+recursively in name order, hidden entries skipped), and a summary on stderr.
+Exit status: 0 done, 1 error (a batch: some path could not be read), 2 usage or
+invalid environment, 3 not a readable format (a batch: some file refused),
+4 analysis timeout.
 
 Environment: PORT (8080), DATA_DIR (.data), STORE (embedded|dynamodb),
 DYNAMODB_ENDPOINT, TABLE_PREFIX, RECEIPT_SECRET, MAX_UPLOAD_MB (10), WORKERS (2),
@@ -33,7 +44,10 @@ STRIPE_PRICE_BUSINESS, STRIPE_PRICE_CREDITS_SMALL, STRIPE_PRICE_CREDITS_LARGE,
 CREDITS_SMALL_DOCUMENTS (100), CREDITS_LARGE_DOCUMENTS (1000).
 `
 
-// Exit codes: 0 report printed, 1 error, 2 usage, 3 unreadable file, 4 deadline.
+// Exit codes: 0 report printed, 1 error, 2 usage, 3 unreadable file, 4
+// deadline. A batch exits 0 when every file has a report, 3 when some file
+// was refused (not_a_pdf, analysis_timeout), 1 when some path could not be
+// read (1 wins).
 const (
 	exitError      = 1
 	exitUsage      = 2
@@ -63,7 +77,8 @@ func Run(args []string, commands map[string]Command, stdout, stderr io.Writer) i
 }
 
 // Inspect is `doctrust inspect`; secret gives the receipt secret of the
-// install, so a receipt printed here verifies through its API.
+// install, so a receipt printed here verifies through its API. One FILE
+// prints the API's body; folders, several paths or "-" run a batch.
 func Inspect(secret func() ([]byte, error)) Command {
 	return func(args []string, stdout, stderr io.Writer) int {
 		return inspect(args, secret, stdout, stderr)
@@ -77,14 +92,9 @@ func inspect(args []string, secret func() ([]byte, error), stdout, stderr io.Wri
 	triage := fs.Bool("triage", false, "triage mode: no per-page content walk")
 	timing := fs.Bool("timing", false, "add the timing block")
 	policyJSON := fs.String("policy", "", "verdict policy as a JSON object")
-	path, rest := splitPath(args)
-	if err := fs.Parse(rest); err != nil {
-		return exitUsage
-	}
-	if path == "" && fs.NArg() == 1 {
-		path = fs.Arg(0)
-	}
-	if path == "" {
+	jobs := fs.Int("jobs", defaultJobs(), "files analysed at once in a batch")
+	paths, ok := parse(fs, args)
+	if !ok || len(paths) == 0 || *jobs < 1 {
 		fmt.Fprint(stderr, Usage)
 		return exitUsage
 	}
@@ -97,18 +107,31 @@ func inspect(args []string, secret func() ([]byte, error), stdout, stderr io.Wri
 		}
 		req.Policy = &p
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		fmt.Fprintf(stderr, "doctrust: %v\n", err)
-		return exitError
+	if !isBatch(paths) {
+		data, err := os.ReadFile(paths[0])
+		if err != nil {
+			fmt.Fprintf(stderr, "doctrust: %v\n", err)
+			return exitError
+		}
+		req.Data = data
 	}
-	req.Data = data
 	key, err := secret()
 	if err != nil {
 		fmt.Fprintf(stderr, "doctrust: %v\n", err)
 		return exitError
 	}
 	pl := &analysis.Pipeline{Secret: key}
+	if isBatch(paths) {
+		return newBatch(paths, *jobs, stdout, stderr, true, func(ctx context.Context, data []byte) ([]byte, string, error) {
+			r := req
+			r.Data = data
+			res, err := pl.Inspect(ctx, r)
+			if err != nil {
+				return nil, "", err
+			}
+			return res.Body, string(res.Unredacted.Summary.RiskBand), nil
+		}).run()
+	}
 	res, err := pl.Inspect(context.Background(), req)
 	if code := failed(err, stderr); code != 0 {
 		return code
@@ -138,23 +161,76 @@ func Compare(args []string, stdout, stderr io.Writer) int {
 	return printed(stdout, body)
 }
 
-// Metadata prints the MetadataReport POST /api/v1/metadata returns. It
-// needs no store: a listing carries no receipt.
+// Metadata prints the MetadataReport POST /api/v1/metadata returns, or
+// JSON Lines of them for a batch. It needs no store: a listing carries no
+// receipt.
 func Metadata(args []string, stdout, stderr io.Writer) int {
-	if len(args) != 1 || args[0] == "" || args[0][0] == '-' {
+	fs := flag.NewFlagSet("metadata", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	jobs := fs.Int("jobs", defaultJobs(), "files analysed at once in a batch")
+	paths, ok := parse(fs, args)
+	if !ok || len(paths) == 0 || *jobs < 1 {
 		fmt.Fprint(stderr, Usage)
 		return exitUsage
 	}
-	data, err := os.ReadFile(args[0])
+	pl := &analysis.Pipeline{}
+	if isBatch(paths) {
+		return newBatch(paths, *jobs, stdout, stderr, false, func(ctx context.Context, data []byte) ([]byte, string, error) {
+			l, err := pl.Metadata(ctx, data)
+			if err != nil {
+				return nil, "", err
+			}
+			return l.Body, "", nil
+		}).run()
+	}
+	data, err := os.ReadFile(paths[0])
 	if err != nil {
 		fmt.Fprintf(stderr, "doctrust: %v\n", err)
 		return exitError
 	}
-	l, err := (&analysis.Pipeline{}).Metadata(context.Background(), data)
+	l, err := pl.Metadata(context.Background(), data)
 	if code := failed(err, stderr); code != 0 {
 		return code
 	}
 	return printed(stdout, l.Body)
+}
+
+// Stdin is where "-" reads its list of paths (a variable for tests).
+var Stdin io.Reader = os.Stdin
+
+func newBatch(paths []string, jobs int, stdout, stderr io.Writer, bands bool, fn analyse) *batch {
+	return &batch{paths: paths, stdin: Stdin, jobs: jobs, analyse: fn, bands: bands,
+		stdout: stdout, stderr: stderr, progress: isTerminal(stderr), now: time.Now}
+}
+
+// isBatch: anything but one path naming a file (a folder, "-", several
+// paths) prints JSON Lines. A single path that cannot be read stays a
+// single-file run, so its error is the plain one.
+func isBatch(paths []string) bool {
+	if len(paths) != 1 || paths[0] == "-" {
+		return true
+	}
+	fi, err := os.Stat(paths[0])
+	return err == nil && fi.IsDir()
+}
+
+// parse lets paths and flags come in any order ("-" is a path; after "--"
+// everything is).
+func parse(fs *flag.FlagSet, args []string) ([]string, bool) {
+	var paths []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, false
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return paths, true
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			return append(paths, rest...), true
+		}
+		paths, args = append(paths, rest[0]), rest[1:]
+	}
 }
 
 func printed(stdout io.Writer, body []byte) int {
@@ -166,24 +242,32 @@ func printed(stdout io.Writer, body []byte) int {
 // failed prints an analysis error as the API's error body and returns the
 // exit code (0 when err is nil).
 func failed(err error, stderr io.Writer) int {
-	switch {
-	case err == nil:
+	if err == nil {
 		return 0
-	case errors.Is(err, analysis.ErrUnreadable):
-		fmt.Fprintln(stderr, `{"error":"not_a_pdf"}`)
+	}
+	code, body := errorBody(err)
+	switch code {
+	case "not_a_pdf":
+		fmt.Fprintf(stderr, "%s\n", body)
 		return exitUnreadable
-	case errors.Is(err, analysis.ErrDeadline):
-		fmt.Fprintln(stderr, `{"error":"analysis_timeout","timeoutMs":15000}`)
+	case "analysis_timeout":
+		fmt.Fprintf(stderr, "%s\n", body)
 		return exitDeadline
 	}
 	fmt.Fprintf(stderr, "doctrust: %v\n", err)
 	return exitError
 }
 
-// splitPath lets the file come before or after the flags.
-func splitPath(args []string) (string, []string) {
-	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
-		return args[0], args[1:]
+const codeReadError = string(httpapi.ReadError)
+
+// errorBody is the error object of an analysis error: the API's error body
+// from its one table (internal/httpapi/errors.go), code and message.
+func errorBody(err error) (string, []byte) {
+	var re *readError
+	if errors.As(err, &re) {
+		err = httpapi.E(httpapi.ReadError, "message", "The file could not be read: "+re.Error()+".")
 	}
-	return "", args
+	code, body := httpapi.Body(err)
+	b, _ := json.Marshal(body)
+	return string(code), b
 }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -43,6 +44,25 @@ const (
 type Service struct {
 	HTTP  httpapi.Config
 	Store store.Store
+	// MailOutbox is the absolute folder mail is written to, or empty when
+	// mail goes through SES or nowhere.
+	MailOutbox string
+}
+
+// mailEnv: locally, with neither MAIL_OUTBOX nor MAIL_FROM set, mail goes
+// to DATA_DIR/outbox, so sign-up and password reset work under `make run`
+// with the links found on disk. Lambda never defaults: there mail is SES.
+func mailEnv(mode Mode, getenv func(string) string) func(string) string {
+	if mode != Local || getenv("MAIL_OUTBOX") != "" || getenv("MAIL_FROM") != "" {
+		return getenv
+	}
+	outbox := filepath.Join(DataDir(getenv), "outbox")
+	return func(k string) string {
+		if k == "MAIL_OUTBOX" {
+			return outbox
+		}
+		return getenv(k)
+	}
 }
 
 // Close releases what the service holds.
@@ -66,6 +86,9 @@ func Secret(ctx context.Context, getenv func(string) string, st store.Store) ([]
 
 // Server builds the service from getenv; logs go to logTo.
 func Server(ctx context.Context, mode Mode, getenv func(string) string, logTo io.Writer) (*Service, error) {
+	if err := Check(getenv); err != nil {
+		return nil, err
+	}
 	st, err := OpenStore(ctx, mode, getenv)
 	if err != nil {
 		return nil, err
@@ -81,10 +104,14 @@ func Server(ctx context.Context, mode Mode, getenv func(string) string, logTo io
 			origins = append(origins, o)
 		}
 	}
-	sender, err := mail.FromEnv(ctx, getenv)
+	sender, err := mail.FromEnv(ctx, mailEnv(mode, getenv))
 	if err != nil && !errors.Is(err, mail.ErrNotConfigured) {
 		st.Close()
 		return nil, fmt.Errorf("config: mail: %w", err)
+	}
+	var outbox string
+	if o, ok := sender.(*mail.Outbox); ok {
+		outbox, _ = filepath.Abs(o.Dir)
 	}
 	baseURL := getenv("PUBLIC_BASE_URL")
 	if baseURL == "" && mode == Local {
@@ -93,13 +120,13 @@ func Server(ctx context.Context, mode Mode, getenv func(string) string, logTo io
 	limiter := &ratelimit.Limiter{Store: st}
 	logger := slog.New(slog.NewJSONHandler(logTo, nil))
 	planTable := Plans(getenv)
-	workers, queue := Int(getenv, "WORKERS", 2), Int(getenv, "QUEUE", 16)
+	workers, queue := Int(getenv, "WORKERS", 2), NonNegInt(getenv, "QUEUE", 16)
 	if mode == Lambda {
 		// One request at a time per Lambda instance; concurrency is
 		// Lambda's own scaling.
 		workers, queue = 1, 0
 	}
-	return &Service{Store: st, HTTP: httpapi.Config{
+	return &Service{Store: st, MailOutbox: outbox, HTTP: httpapi.Config{
 		Pipeline:         &analysis.Pipeline{Secret: secret},
 		Pool:             pool.New(workers, queue),
 		Meter:            &metering.Meter{Store: st, Plans: planTable, AnonPerHour: Int(getenv, "ANON_LIMIT_PER_HOUR", metering.DefaultAnonPerHour)},
@@ -119,11 +146,13 @@ func Server(ctx context.Context, mode Mode, getenv func(string) string, logTo io
 		MaxUploadMB:      Int(getenv, "MAX_UPLOAD_MB", 10),
 		AllowedOrigins:   origins,
 		PublicBaseURL:    getenv("PUBLIC_BASE_URL"),
+		MailOutbox:       outbox,
 		Logger:           logger,
 	}}, nil
 }
 
-// Int reads a positive integer variable, or def.
+// Int reads a positive integer variable, or def (Check refuses a value
+// that is set but not one).
 func Int(getenv func(string) string, name string, def int) int {
 	if v, err := strconv.Atoi(strings.TrimSpace(getenv(name))); err == nil && v > 0 {
 		return v

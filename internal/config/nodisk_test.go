@@ -14,6 +14,8 @@ import (
 
 	"github.com/doctrust/doctrust/internal/httpapi"
 	"github.com/doctrust/doctrust/internal/store/sqlite"
+
+	"github.com/doctrust/doctrust/internal/corpustest"
 )
 
 // TestNoDocumentBytesOnDisk runs large uploads through the service exactly
@@ -25,7 +27,7 @@ import (
 func TestNoDocumentBytesOnDisk(t *testing.T) {
 	pdf, err := os.ReadFile("../../../shared/corpus/pdf-incremental/qpdf/incremental-2.pdf")
 	if err != nil {
-		t.Skip("corpus not present")
+		corpustest.Skip(t, "../shared/corpus")
 	}
 	dataDir, tmpDir := t.TempDir(), t.TempDir()
 	t.Setenv("TMPDIR", tmpDir)

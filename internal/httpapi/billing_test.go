@@ -282,7 +282,7 @@ func TestWebhookStorageFailure(t *testing.T) {
 	a, _ := e.keyed(t, plans.Free)
 	code, body := e.webhook(t, billing.EventCheckoutCompleted, time.Now().Unix(),
 		checkoutSession(a.ID, "cs_down", "subscription", "paid", map[string]string{"plan": "solo"}, "sub_down"))
-	if code != 500 || body["error"] != "internal_error" || len(body) != 1 {
+	if code != 500 || body["error"] != "internal_error" || len(body) != 2 || body["message"] != messages[Internal] {
 		t.Fatalf("%d %v", code, body)
 	}
 	if !strings.Contains(e.logs.String(), "connection refused") {

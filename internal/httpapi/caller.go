@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"math"
 	"net"
 	"net/http"
 	"strconv"
@@ -45,6 +46,9 @@ type reply struct {
 	r      *http.Request
 	caller metering.Caller
 	status *metering.Status // known quota state, else read on demand
+	// anonMetered: the route counts anonymous calls against the hourly
+	// allowance, so an anonymous answer carries the RateLimit headers.
+	anonMetered bool
 }
 
 // resolve identifies the caller; a presented key that does not resolve is
@@ -64,6 +68,9 @@ func (rp *reply) setStatus(st metering.Status) { rp.status = &st }
 
 func (rp *reply) quotaHeaders() {
 	if !rp.caller.Keyed() {
+		if rp.anonMetered {
+			rp.allowanceHeaders()
+		}
 		return
 	}
 	if rp.status == nil {
@@ -80,6 +87,20 @@ func (rp *reply) quotaHeaders() {
 	h.Set("x-quota-ceiling", strconv.Itoa(st.Ceiling))
 	h.Set("x-quota-state", string(st.State))
 	h.Set("x-quota-credits", strconv.Itoa(st.Credits))
+}
+
+// allowanceHeaders tell an anonymous caller what is left of the hourly
+// allowance (IETF draft-ietf-httpapi-ratelimit-headers, the
+// RateLimit-Limit / -Remaining / -Reset form; Reset in seconds).
+func (rp *reply) allowanceHeaders() {
+	win, err := rp.s.cfg.Meter.AnonWindow(rp.r.Context(), rp.caller)
+	if err != nil {
+		return // the answer still goes out; only its headers are missing
+	}
+	h := rp.w.Header()
+	h.Set("RateLimit-Limit", strconv.Itoa(win.Limit))
+	h.Set("RateLimit-Remaining", strconv.Itoa(win.Remaining))
+	h.Set("RateLimit-Reset", strconv.Itoa(int(math.Ceil(win.Reset.Seconds()))))
 }
 
 func (rp *reply) error(err error) {

@@ -3,10 +3,13 @@ package httpapi
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/doctrust/doctrust/internal/accounts"
+	"github.com/doctrust/doctrust/internal/analysis"
 	"github.com/doctrust/doctrust/internal/baselines"
 	"github.com/doctrust/doctrust/internal/billing"
 	"github.com/doctrust/doctrust/internal/ledger"
@@ -55,6 +58,9 @@ const (
 	InvalidIngestSecret Code = "invalid_ingest_secret"
 	IngestUnavailable   Code = "ingest_unavailable"
 	UnparseableMessage  Code = "unparseable_message"
+	// ReadError is the CLI's alone (doctrust inspect PATH...): a path that
+	// could not be read. No HTTP route answers it.
+	ReadError Code = "read_error"
 )
 
 var statuses = map[Code]int{
@@ -93,6 +99,92 @@ var statuses = map[Code]int{
 	InvalidIngestSecret: http.StatusUnauthorized,
 	IngestUnavailable:   http.StatusServiceUnavailable,
 	UnparseableMessage:  http.StatusUnprocessableEntity,
+}
+
+// messages is the English `message` of every error body (additive to
+// SPEC.md's codes): what was wrong and what to do. {name} is replaced by
+// the body field of that name, which every error of the code carries. A
+// handler's own "message" field (invalid_request, invalid_policy ...) says
+// more and replaces it.
+var messages = map[Code]string{
+	NoFile:           `The request carries no file. Send the document as the raw request body, or as a multipart part named "file" placed after any issuer and policy parts.`,
+	InvalidRequest:   "The request could not be read. Check its body against the API description (/api/v1/openapi.json).",
+	InvalidToken:     "This link is unknown, has expired or was used already. Ask for a new one.",
+	InvalidAPIKey:    "The API key was not recognised or has been revoked. Check the header (Authorization: Bearer <key>), or send no key to use the anonymous allowance.",
+	InvalidLogin:     "The email address or the password is wrong.",
+	EmailTaken:       "An account with this email address exists already. Log in, or reset the password.",
+	MailUnavailable:  "This server cannot send mail: no mail sender is configured (MAIL_OUTBOX or MAIL_FROM).",
+	NotAuthenticated: "You are not signed in. Log in and try again.",
+	OriginNotAllowed: "Requests from this web origin are not allowed. Call the API from a server, or ask the operator to add the origin to ALLOWED_ORIGINS.",
+	PlanRequired:     "This feature needs the Team plan or a higher one. Change the account's plan first.",
+	NotFound:         "Nothing is found at this address for this caller.",
+	MethodNotAllowed: "This route does not take this HTTP method.",
+	FileTooLarge:     "The file is larger than the upload limit of {maxMb} MB. Send a smaller file.",
+	BodyTooLarge:     "The request body is larger than the {maxBytes} bytes this route accepts.",
+	NotAPDF:          "The file is not in a format the service reads (PDF; docx, xlsx or pptx; JPEG, PNG, WebP, HEIC or AVIF). Check that the right file was sent; sending it again gives the same answer.",
+	AnalysisTimeout:  "The document used up its analysis budget of {timeoutMs} ms. Sending it again gives the same answer; triage mode (?mode=triage) reads less of it.",
+	InvalidIssuer:    "The issuer must be a slug: lower-case letters, digits and hyphens, starting with a letter or a digit, at most 64 characters.",
+	InvalidPolicy:    "The policy could not be read. Send a JSON object as described in the API documentation.",
+	ProfileRejected:  "The profile built from these files failed the privacy checks and was not stored. Train it from more documents of the issuer.",
+	QuotaExceeded:    "The account has used {used} of its {quota} documents this month and the buffer after them. Change plan or buy credits; this call was not billed.",
+	RateLimited:      "Too many requests. Try again in {retryAfterSeconds} seconds.",
+	Busy:             "Every worker is busy. Try again in {retryAfterSeconds} seconds, with backoff.",
+	Internal:         "Something went wrong on the server. Try again later; if it keeps happening, tell the operator.",
+	// billing
+	InvalidSignature:      "The Stripe-Signature header is missing, malformed, wrong or older than five minutes.",
+	PlanAlreadyActive:     "The account is on this plan already.",
+	SubscriptionActive:    "The account has a live subscription. Change plans in the billing portal.",
+	FreePlanOnly:          "Credit packs are sold to accounts on the Free plan only; a paid plan changes through the billing portal.",
+	NoBillingCustomer:     "The account has no billing record yet. Subscribe or buy credits first.",
+	PaymentProcessorError: "The payment processor did not answer as expected. Try again in a minute.",
+	BillingUnavailable:    "Billing is not available on this server.",
+	// supplier ledger
+	InvalidIngestSecret: "The ingest secret is missing or wrong.",
+	IngestUnavailable:   "Mail ingest is not configured on this server (INGEST_SECRET).",
+	UnparseableMessage:  "The message could not be read as a MIME mail.",
+	ReadError:           "The file could not be read.",
+}
+
+// Message is the English message of an error body: the error's own
+// "message" field, else the code's sentence with its fields filled in.
+func (e *Error) Message() string {
+	if m, ok := e.Fields["message"].(string); ok && m != "" {
+		return m
+	}
+	m, ok := messages[e.Code]
+	if !ok {
+		m = messages[Internal]
+	}
+	for k, v := range e.Fields {
+		m = strings.ReplaceAll(m, "{"+k+"}", fmt.Sprint(v))
+	}
+	return m
+}
+
+// Body is the JSON error body of err: SPEC.md's code, the code's fields,
+// and the English message.
+func Body(err error) (Code, map[string]any) {
+	e := apiError(err)
+	body := map[string]any{"error": string(e.Code)}
+	for k, v := range e.Fields {
+		body[k] = v
+	}
+	body["message"] = e.Message()
+	return e.Code, body
+}
+
+// anonymousLimited is the anonymous hourly allowance used up: the refusal
+// says how long to wait and that a key lifts the limit.
+func anonymousLimited(rl *ratelimit.Exceeded, limit int) *Error {
+	wait := "1 minute"
+	if m := (rl.RetryAfter + 59) / 60; m > 1 {
+		wait = fmt.Sprintf("%d minutes", m)
+	}
+	return &Error{Code: RateLimited, RetryAfter: rl.RetryAfter, Fields: map[string]any{
+		"retryAfterSeconds": rl.RetryAfter,
+		"message": fmt.Sprintf("The anonymous allowance of %d documents an hour from this address is used up. "+
+			"Try again in %s, or send an API key (a free account gives one) for a monthly quota.", limit, wait),
+	}}
 }
 
 // Error is an API error: its code, the extra body fields SPEC.md names for
@@ -196,6 +288,11 @@ func apiError(err error) *Error {
 		return E(NotFound)
 	case errors.Is(err, ledger.ErrUnparseable):
 		return E(UnparseableMessage)
+	// analysis, for the CLI (the HTTP routes map these in analyse)
+	case errors.Is(err, analysis.ErrUnreadable):
+		return E(NotAPDF)
+	case errors.Is(err, analysis.ErrDeadline):
+		return E(AnalysisTimeout, "timeoutMs", analysis.DefaultDeadline.Milliseconds())
 	}
 	return E(Internal)
 }
@@ -203,10 +300,7 @@ func apiError(err error) *Error {
 // writeError writes err as SPEC.md's JSON error body.
 func writeError(w http.ResponseWriter, err error) {
 	e := apiError(err)
-	body := map[string]any{"error": string(e.Code)}
-	for k, v := range e.Fields {
-		body[k] = v
-	}
+	_, body := Body(e)
 	if e.RetryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfter))
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -128,23 +129,38 @@ func TestAnonymousLimitAndKeysNeverFallBack(t *testing.T) {
 	e := newEnv(t, func(c *Config) { c.Meter.AnonPerHour, c.Meter.Now = 2, func() time.Time { return now } })
 	pdf := pdfBytes(t)
 	raw := map[string]string{"Content-Type": "application/pdf"}
-	for range 2 {
-		if resp, _, _ := e.do(t, "POST", "/api/v1/inspect", bytes.NewReader(pdf), raw); resp.StatusCode != 200 || resp.Header.Get("x-quota-state") != "" {
+	// Each anonymous answer tells what is left of the hour.
+	allowance := func(resp *http.Response, remaining string) {
+		t.Helper()
+		h := resp.Header
+		reset, err := strconv.Atoi(h.Get("RateLimit-Reset"))
+		if h.Get("RateLimit-Limit") != "2" || h.Get("RateLimit-Remaining") != remaining || err != nil || reset < 1 || reset > 3600 {
+			t.Fatalf("RateLimit headers %q %q %q, want 2 %s", h.Get("RateLimit-Limit"), h.Get("RateLimit-Remaining"), h.Get("RateLimit-Reset"), remaining)
+		}
+	}
+	for i := range 2 {
+		resp, _, _ := e.do(t, "POST", "/api/v1/inspect", bytes.NewReader(pdf), raw)
+		if resp.StatusCode != 200 || resp.Header.Get("x-quota-state") != "" {
 			t.Fatalf("anonymous call: %d, quota headers %q", resp.StatusCode, resp.Header.Get("x-quota-state"))
 		}
+		allowance(resp, strconv.Itoa(1-i))
 	}
 	resp, body, _ := e.do(t, "POST", "/api/v1/inspect", bytes.NewReader(pdf), raw)
 	wantError(t, resp, body, 429, "rate_limited")
 	if secs, _ := body["retryAfterSeconds"].(float64); secs < 1 || secs > 3600 || resp.Header.Get("Retry-After") == "" {
 		t.Fatalf("rate_limited %v Retry-After %q", body, resp.Header.Get("Retry-After"))
 	}
+	allowance(resp, "0")
+	if m := body["message"].(string); !strings.Contains(m, "2 documents an hour") || !strings.Contains(m, "API key") || !strings.Contains(m, "minute") {
+		t.Fatalf("anonymous limit message %q", m)
+	}
 	// A bad key is refused as such, not served or limited as anonymous.
 	resp, body, _ = e.do(t, "POST", "/api/v1/inspect", bytes.NewReader(pdf), map[string]string{"Authorization": "Bearer svc_wrong", "Content-Type": "application/pdf"})
 	wantError(t, resp, body, 401, "invalid_api_key")
 	// A valid key is exempt from the anonymous limit.
 	_, h := e.keyed(t, plans.Team)
-	if resp, _, _ := e.do(t, "POST", "/api/v1/inspect", bytes.NewReader(pdf), h); resp.StatusCode != 200 {
-		t.Fatalf("keyed call from a limited IP: %d", resp.StatusCode)
+	if resp, _, _ := e.do(t, "POST", "/api/v1/inspect", bytes.NewReader(pdf), h); resp.StatusCode != 200 || resp.Header.Get("RateLimit-Limit") != "" {
+		t.Fatalf("keyed call from a limited IP: %d, RateLimit-Limit %q", resp.StatusCode, resp.Header.Get("RateLimit-Limit"))
 	}
 	// Anonymous rows are kept for 90 days, with the client IP.
 	rows, _ := e.store.UsageSince(t.Context(), "", time.Now().Add(-time.Hour))
@@ -260,7 +276,8 @@ func TestStoreFailureIsA500(t *testing.T) {
 	e.store.Close()
 	resp, body, _ := e.do(t, "POST", "/api/v1/inspect", bytes.NewReader(pdfBytes(t)), h)
 	wantError(t, resp, body, 500, "internal_error")
-	if len(body) != 1 {
+	// The code and the one generic sentence: nothing of the failure.
+	if len(body) != 2 || body["message"] != messages[Internal] {
 		t.Fatalf("500 body says more than the code: %v", body)
 	}
 	if !strings.Contains(e.logs.String(), `"request failed"`) || strings.Contains(e.logs.String(), h["Authorization"][7:]) {

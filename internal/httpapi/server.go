@@ -27,7 +27,8 @@ import (
 const SmallBodyLimit = 65536
 
 // exposedHeaders: the quota headers are readable by allowed browser origins (SPEC.md).
-const exposedHeaders = "x-quota-limit, x-quota-used, x-quota-remaining, x-quota-ceiling, x-quota-state, x-quota-credits"
+const exposedHeaders = "x-quota-limit, x-quota-used, x-quota-remaining, x-quota-ceiling, x-quota-state, x-quota-credits, " +
+	"RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After"
 
 // Config is what the server needs; the mains build it from the environment.
 type Config struct {
@@ -64,7 +65,10 @@ type Config struct {
 	MaxUploadMB      int      // default 10
 	AllowedOrigins   []string // browser origins allowed besides the service's own
 	PublicBaseURL    string
-	Logger           *slog.Logger
+	// MailOutbox is the folder mail is written to instead of being sent
+	// (empty: SES); the dashboard says so where it mentions a mailed link.
+	MailOutbox string
+	Logger     *slog.Logger
 }
 
 // Server is the API's http.Handler.
@@ -95,6 +99,7 @@ func New(cfg Config) *Server {
 		s.origins[u.Scheme+"://"+u.Host] = true
 	}
 	s.mux.HandleFunc("GET /api/v1/health", s.health)
+	s.mux.HandleFunc("GET /api/v1/openapi.json", s.openAPI)
 	s.mux.HandleFunc("POST /api/v1/inspect", s.inspect)
 	s.mux.HandleFunc("POST /api/v1/metadata", s.metadata)
 	s.mux.HandleFunc("POST /api/v1/compare", s.compare)
@@ -102,7 +107,7 @@ func New(cfg Config) *Server {
 	s.accountRoutes()
 	s.billingRoutes()
 	web.New(web.Config{Accounts: cfg.Accounts, Cookie: SessionCookie, BillingEnabled: func() bool { return cfg.BillingOffered || cfg.Billing.Available() },
-		MaxUploadMB: cfg.MaxUploadMB, Logger: cfg.Logger}).Register(s.mux)
+		MaxUploadMB: cfg.MaxUploadMB, MailOutbox: cfg.MailOutbox, Logger: cfg.Logger}).Register(s.mux)
 	s.ledgerRoutes()
 	s.baselineRoutes()
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { writeError(w, E(NotFound)) })

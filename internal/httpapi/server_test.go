@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -25,6 +26,8 @@ import (
 	"github.com/doctrust/doctrust/internal/ratelimit"
 	"github.com/doctrust/doctrust/internal/store"
 	"github.com/doctrust/doctrust/internal/store/sqlite"
+
+	"github.com/doctrust/doctrust/internal/corpustest"
 )
 
 const samplePDF = "../../../shared/corpus/pdf-incremental/qpdf/incremental-2.pdf"
@@ -72,7 +75,7 @@ func newEnv(t *testing.T, mutate ...func(*Config)) *env {
 func pdfBytes(t *testing.T) []byte {
 	b, err := os.ReadFile(samplePDF)
 	if err != nil {
-		t.Skip("corpus not present")
+		corpustest.Skip(t, "../shared/corpus")
 	}
 	return b
 }
@@ -113,6 +116,8 @@ func (e *env) do(t *testing.T, method, path string, body io.Reader, headers map[
 	return resp, m, raw
 }
 
+var unfilled = regexp.MustCompile(`\{[a-zA-Z]+\}`)
+
 func wantError(t *testing.T, resp *http.Response, body map[string]any, status int, code string) {
 	t.Helper()
 	if resp.StatusCode != status || body["error"] != code {
@@ -120,6 +125,9 @@ func wantError(t *testing.T, resp *http.Response, body map[string]any, status in
 	}
 	if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
 		t.Fatalf("error content type %q", ct)
+	}
+	if m, _ := body["message"].(string); m == "" || unfilled.MatchString(m) {
+		t.Fatalf("error %s without an English message: %v", code, body)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"mime"
+	"mime/multipart"
 	"net/http"
 	"strings"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/doctrust/doctrust/internal/analysis"
 	"github.com/doctrust/doctrust/internal/metering"
 	"github.com/doctrust/doctrust/internal/pool"
+	"github.com/doctrust/doctrust/internal/ratelimit"
 )
 
 // Limits on the text parts that travel with an upload.
@@ -54,6 +56,7 @@ func (s *Server) serveDocument(w http.ResponseWriter, r *http.Request, route str
 	if !ok {
 		return
 	}
+	rp.anonMetered = true
 	up, err := s.readUpload(w, r, fields)
 	if err != nil {
 		rp.error(err)
@@ -109,6 +112,10 @@ func (s *Server) analyse(rp *reply, docs int, run work) (*outcome, error) {
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		return nil, timeout
+	}
+	var rl *ratelimit.Exceeded
+	if !rp.caller.Keyed() && errors.As(err, &rl) {
+		return nil, anonymousLimited(rl, s.cfg.Meter.AnonRule().Limit)
 	}
 	if err != nil {
 		return nil, err
@@ -209,10 +216,35 @@ func (s *Server) readUpload(w http.ResponseWriter, r *http.Request, fields bool)
 			if data == nil {
 				return nil, tooLarge
 			}
-			// Parts after the file are not read: SPEC.md puts the text
-			// parts first, so nothing after the file is waited for.
 			up.data = data
+			if fields {
+				// SPEC.md puts the text parts first; one sent after the
+				// file would be silently ignored, so it is refused. The
+				// rest of the body is the closing boundary, already sent.
+				if err := afterFile(mr); err != nil {
+					return nil, err
+				}
+			}
 			return up, nil
+		}
+		part.Close()
+	}
+}
+
+// afterFile reads the parts after the file part: an issuer or policy
+// there is refused with a message saying where it belongs; other parts
+// are skipped as before the file.
+func afterFile(mr *multipart.Reader) error {
+	for {
+		part, err := mr.NextPart()
+		if err != nil {
+			return nil // the end, or a body cut short after the file: the file is whole
+		}
+		switch part.FormName() {
+		case "issuer":
+			return E(InvalidIssuer, "message", `The "issuer" part came after the "file" part, where it would be ignored. Send the issuer and policy parts before the file part.`)
+		case "policy":
+			return E(InvalidPolicy, "message", `The "policy" part came after the "file" part, where it would be ignored. Send the issuer and policy parts before the file part.`)
 		}
 		part.Close()
 	}

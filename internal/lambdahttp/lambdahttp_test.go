@@ -19,6 +19,8 @@ import (
 	"github.com/doctrust/doctrust/internal/ddblocal"
 	"github.com/doctrust/doctrust/internal/store"
 	"github.com/doctrust/doctrust/internal/store/dynamodb"
+
+	"github.com/doctrust/doctrust/internal/corpustest"
 )
 
 func env(vars map[string]string) func(string) string {
@@ -75,7 +77,7 @@ func TestHealthEvent(t *testing.T) {
 func TestInspectBase64Multipart(t *testing.T) {
 	pdf, err := os.ReadFile("../../../shared/corpus/pdf-incremental/qpdf/incremental-2.pdf")
 	if err != nil {
-		t.Skip("corpus not present")
+		corpustest.Skip(t, "../shared/corpus")
 	}
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
@@ -128,7 +130,7 @@ func TestDeadlineReservesTimeToAnswer(t *testing.T) {
 func TestKeyedCallAndReceiptAcrossInstances(t *testing.T) {
 	pdf, err := os.ReadFile("../../../shared/corpus/pdf-incremental/qpdf/incremental-2.pdf")
 	if err != nil {
-		t.Skip("corpus not present")
+		corpustest.Skip(t, "../shared/corpus")
 	}
 	vars := lambdaEnv(t)
 	delete(vars, "RECEIPT_SECRET")
@@ -265,7 +267,7 @@ func TestAccountsFunction(t *testing.T) {
 func TestMetadataEvent(t *testing.T) {
 	jpeg, err := os.ReadFile("../../../shared/corpus/image/exiftool/Canon1DmkIII.jpg")
 	if err != nil {
-		t.Skip("corpus not present")
+		corpustest.Skip(t, "../shared/corpus")
 	}
 	vars := lambdaEnv(t)
 	h := handlerFor(t, vars)
@@ -319,7 +321,7 @@ func TestMetadataEvent(t *testing.T) {
 func TestCompareEvent(t *testing.T) {
 	pdf, err := os.ReadFile("../../../shared/corpus/pdf-incremental/qpdf/incremental-2.pdf")
 	if err != nil {
-		t.Skip("corpus not present")
+		corpustest.Skip(t, "../shared/corpus")
 	}
 	vars := lambdaEnv(t)
 	h := handlerFor(t, vars)

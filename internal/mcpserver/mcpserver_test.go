@@ -18,6 +18,8 @@ import (
 	"github.com/doctrust/doctrust/internal/httpapi"
 	"github.com/doctrust/doctrust/internal/store"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/doctrust/doctrust/internal/corpustest"
 )
 
 // serve starts the service exactly as `doctrust serve` builds it, on an
@@ -85,7 +87,7 @@ func call(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any)
 func corpusFile(t *testing.T, rel string) string {
 	p, _ := filepath.Abs(filepath.Join("../../../shared/corpus", rel))
 	if _, err := os.Stat(p); err != nil {
-		t.Skip("corpus not present")
+		corpustest.Skip(t, "../shared/corpus")
 	}
 	return p
 }

@@ -83,11 +83,33 @@ func caution(rep map[string]any) string {
 	return skew + "Usage caution: these are risk signals, not a verdict, and not safe for an automated adverse decision. " + g
 }
 
+// mediaLabel is a report's mediaType as a person writes it.
+func mediaLabel(mediaType string) string {
+	switch mediaType {
+	case "pdf":
+		return "PDF"
+	case "office":
+		return "Office"
+	case "":
+		return "document"
+	}
+	return mediaType
+}
+
+// counted is a count with the noun phrase its number takes.
+func counted(n int, one, other string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, other)
+}
+
 func inspectSummary(rep map[string]any) string {
 	sum := obj(rep, "summary")
 	var b strings.Builder
-	fmt.Fprintf(&b, "doctrust engine %s inspected a %s file: risk score %d/100, band %s, %d signal(s) above info.\n",
-		str(rep, "engineVersion"), str(rep, "mediaType"), num(sum, "riskScore"), str(sum, "riskBand"), num(sum, "signalCount"))
+	kind := mediaLabel(str(rep, "mediaType"))
+	fmt.Fprintf(&b, "doctrust engine %s inspected %s %s file: risk score %d/100, band %s, %s above info.\n",
+		str(rep, "engineVersion"), report.Article(kind), kind, num(sum, "riskScore"), str(sum, "riskBand"), counted(num(sum, "signalCount"), "signal", "signals"))
 	info := 0
 	for _, s := range signals(rep) {
 		if str(s, "severity") == "info" {
@@ -97,7 +119,7 @@ func inspectSummary(rep map[string]any) string {
 		b.WriteString(signalLine(s) + "\n")
 	}
 	if info > 0 {
-		fmt.Fprintf(&b, "%d informational signal(s) are in the structured result.\n", info)
+		fmt.Fprintf(&b, "%s in the structured result.\n", counted(info, "informational signal is", "informational signals are"))
 	}
 	if tri := obj(rep, "triage"); tri != nil {
 		b.WriteString("Triage mode: page content was not walked; a quiet triage is not a clean document.\n")
@@ -130,7 +152,7 @@ func redactionSummary(rep map[string]any) string {
 		b.WriteString("No text under redaction boxes, hidden text or painted-over content was found in the page content walked. " +
 			"This does not prove the redactions are sound: no page is rendered and no OCR runs.\n")
 	} else {
-		fmt.Fprintf(&b, "%d redaction-related finding(s):\n%s\n", len(found), strings.Join(found, "\n"))
+		fmt.Fprintf(&b, "%s:\n%s\n", counted(len(found), "redaction-related finding", "redaction-related findings"), strings.Join(found, "\n"))
 	}
 	b.WriteString(caution(rep))
 	return b.String()

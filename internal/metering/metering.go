@@ -125,6 +125,13 @@ func (m *Meter) AnonRule() ratelimit.Rule {
 	return ratelimit.Rule{Name: "anon", Limit: n, Window: time.Hour}
 }
 
+// AnonWindow reads an anonymous caller's hourly window without counting:
+// what the RateLimit headers of its response say.
+func (m *Meter) AnonWindow(ctx context.Context, c Caller) (ratelimit.Window, error) {
+	lim := ratelimit.Limiter{Store: m.Store, Now: m.now}
+	return lim.Peek(ctx, m.AnonRule(), c.IP)
+}
+
 // Resolve identifies the caller from the Authorization header value
 // (empty: anonymous) and the client IP.
 func (m *Meter) Resolve(ctx context.Context, authorization, ip string) (Caller, error) {

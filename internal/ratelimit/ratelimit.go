@@ -21,6 +21,23 @@ type Rule struct {
 	Window time.Duration
 }
 
+// Window is a subject's state under a rule, as RateLimit headers tell it:
+// the limit, what is left of it, and the time until the window ends.
+type Window struct {
+	Limit, Remaining int
+	Reset            time.Duration
+}
+
+// Peek reads subject's window under rule without counting anything.
+func (l *Limiter) Peek(ctx context.Context, rule Rule, subject string) (Window, error) {
+	bucket, now, end := l.window(rule, subject)
+	n, err := l.Store.Count(ctx, bucket)
+	if err != nil {
+		return Window{}, err
+	}
+	return Window{Limit: rule.Limit, Remaining: max(0, rule.Limit-n), Reset: end.Sub(now)}, nil
+}
+
 // Exceeded is the refusal: 429 rate_limited with retryAfterSeconds.
 type Exceeded struct{ RetryAfter int }
 

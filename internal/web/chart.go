@@ -19,6 +19,33 @@ type accountView struct {
 	Billing bool
 	// Free: credit packs are offered (Free plan only).
 	Free bool
+	// UsageLine is the month in one sentence whose parts add up.
+	UsageLine string
+}
+
+// usageLine says the month's documents so that the parts add up: the
+// three bands, and the documents that carry none (metadata listings and
+// comparisons), which the chart draws in grey.
+func usageLine(u accounts.UsageReport) string {
+	count := func(n int, one, other string) string {
+		if n == 1 {
+			return "1 " + one
+		}
+		return strconv.Itoa(n) + " " + other
+	}
+	low, elevated, high := u.Bands["low"], u.Bands["elevated"], u.Bands["high"]
+	s := count(u.Documents, "document", "documents")
+	if u.Credit > 0 {
+		s += " (" + strconv.Itoa(u.Credit) + " paid from credits)"
+	}
+	if u.Documents == 0 {
+		return s + " this month."
+	}
+	s += fmt.Sprintf(": %d low, %d elevated, %d high", low, elevated, high)
+	if rest := u.Documents - low - elevated - high; rest > 0 {
+		s += fmt.Sprintf(", %d without a band (metadata listings and comparisons)", rest)
+	}
+	return s + "."
 }
 
 // chart is the month's usage as stacked bars, one per day, measured here

@@ -149,3 +149,46 @@ func TestBillingButtons(t *testing.T) {
 		t.Error("subscribed account: want the portal only")
 	}
 }
+
+// TestOutboxNamed: when mail is written to a folder instead of being sent,
+// the pages that promise a mailed link say where it went; with SES they
+// say it was sent.
+func TestOutboxNamed(t *testing.T) {
+	render := func(cfg Config, path string) string {
+		mux := http.NewServeMux()
+		New(cfg).Register(mux)
+		rec := httptest.NewRecorder()
+		mux.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+		return rec.Body.String()
+	}
+	dir := "/srv/doctrust/.data/outbox"
+	for _, path := range []string{"/signup", "/forgot"} {
+		if body := render(Config{MailOutbox: dir}, path); !strings.Contains(body, dir) || !strings.Contains(body, "MAIL_OUTBOX") {
+			t.Errorf("%s with an outbox does not name it", path)
+		}
+		if body := render(Config{}, path); strings.Contains(body, "MAIL_OUTBOX") || strings.Contains(body, "outbox") {
+			t.Errorf("%s without an outbox mentions one", path)
+		}
+	}
+	if body := render(Config{}, "/signup"); !strings.Contains(body, "We sent a link") {
+		t.Error("signup without an outbox does not say the link was sent")
+	}
+}
+
+// TestUsageLineAddsUp: the month's line accounts for every document: the
+// three bands and the grey ones without a band.
+func TestUsageLineAddsUp(t *testing.T) {
+	for _, c := range []struct {
+		u    accounts.UsageReport
+		want string
+	}{
+		{accounts.UsageReport{Documents: 44, Bands: map[string]int{"low": 19, "elevated": 12, "high": 4}},
+			"44 documents: 19 low, 12 elevated, 4 high, 9 without a band (metadata listings and comparisons)."},
+		{accounts.UsageReport{Documents: 1, Credit: 1, Bands: map[string]int{"low": 1}}, "1 document (1 paid from credits): 1 low, 0 elevated, 0 high."},
+		{accounts.UsageReport{}, "0 documents this month."},
+	} {
+		if got := usageLine(c.u); got != c.want {
+			t.Errorf("usageLine = %q, want %q", got, c.want)
+		}
+	}
+}

@@ -44,7 +44,11 @@ type Config struct {
 	BillingEnabled func() bool
 	// MaxUploadMB is shown on the inspect page.
 	MaxUploadMB int
-	Logger      *slog.Logger
+	// MailOutbox is the folder mail is written to instead of being sent
+	// (MAIL_OUTBOX, `make run`'s default); the sign-up and reset pages say
+	// the link is there. Empty when mail goes through SES.
+	MailOutbox string
+	Logger     *slog.Logger
 }
 
 // Pages serves the dashboard.
@@ -109,12 +113,13 @@ type page struct {
 	Title       string
 	Page        string
 	MaxUploadMB int
+	MailOutbox  string
 	Data        any
 }
 
 func (p *Pages) static(name, title string) http.Handler {
 	return secure(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p.render(w, name, page{Title: title, Page: name, MaxUploadMB: p.cfg.MaxUploadMB})
+		p.render(w, name, page{Title: title, Page: name, MaxUploadMB: p.cfg.MaxUploadMB, MailOutbox: p.cfg.MailOutbox})
 	}))
 }
 
@@ -140,7 +145,7 @@ func (p *Pages) account(w http.ResponseWriter, r *http.Request) {
 			_, _ = w.Write([]byte("internal error\n"))
 			return
 		}
-		p.render(w, "account", page{Title: "Account", Page: "account", Data: view})
+		p.render(w, "account", page{Title: "Account", Page: "account", MailOutbox: p.cfg.MailOutbox, Data: view})
 	})).ServeHTTP(w, r)
 }
 
@@ -173,5 +178,5 @@ func (p *Pages) signedIn(r *http.Request, a store.Account) (accountView, error) 
 		return accountView{}, err
 	}
 	return accountView{SignedIn: true, Me: me, Usage: u, Chart: usageChart(u),
-		Billing: p.cfg.BillingEnabled(), Free: a.Plan == plans.Free}, nil
+		Billing: p.cfg.BillingEnabled(), Free: a.Plan == plans.Free, UsageLine: usageLine(u)}, nil
 }

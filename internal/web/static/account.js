@@ -31,7 +31,7 @@
   const resend = document.getElementById("resend");
   if (resend) resend.addEventListener("click", async () => {
     const r = await dt.post("/api/v1/auth/resend-verification");
-    dt.status(document.getElementById("plan-status"), r.ok ? "A new link is on its way." : dt.explain(r), !r.ok);
+    dt.status(document.getElementById("plan-status"), r.ok ? resend.dataset.done : dt.explain(r), !r.ok);
   });
 
   for (const button of document.querySelectorAll("button.rotate")) {

@@ -34,7 +34,9 @@ const dt = {
       billing_unavailable: "Billing is not available right now.",
       mail_unavailable: "Mail is not configured on this server.",
     };
-    return words[e] || (r.body && r.body.message) || ("The request failed (" + e + ").");
+    // The server's own message says what to do next (the anonymous limit
+    // names the wait and the API key); the table covers bodies without one.
+    return (r.body && r.body.message) || words[e] || ("The request failed (" + e + ").");
   },
 
   status(el, text, bad) {
@@ -69,6 +71,16 @@ const dt = {
     });
   },
 };
+
+// The header shows what fits the session: Sign up and Log in when signed
+// out, Log out when signed in (all three until the answer arrives).
+(async () => {
+  try {
+    const res = await fetch("/api/v1/session", { credentials: "same-origin" });
+    const signedIn = !!(await res.json()).authenticated;
+    for (const el of document.querySelectorAll(signedIn ? ".when-out" : ".when-in")) el.hidden = true;
+  } catch (e) { /* the links stay */ }
+})();
 
 document.addEventListener("click", async (ev) => {
   const copy = ev.target.closest("button.copy");

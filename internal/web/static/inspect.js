@@ -65,10 +65,11 @@
     title.className = "band-text-" + (s.riskBand || "low");
     $("summary-line").textContent = [
       (report.mediaType || "document").toUpperCase(),
-      (s.signalCount || 0) + " signals above info",
+      (s.signalCount === 1 ? "1 signal" : (s.signalCount || 0) + " signals") + " above info",
       (s.revisions || 1) + (s.revisions === 1 ? " revision" : " revisions"),
       "engine " + report.engineVersion,
     ].join(" · ");
+    facts(report);
     const caution = report.usageCaution || {};
     $("caution").textContent = "Not safe for an automated adverse decision. " + (caution.guidance || "");
     $("disclaimer").textContent = report.disclaimer || "";
@@ -97,6 +98,30 @@
     if (score > 0) arc(0, Math.min(score, 100), "gauge-" + band);
     g.appendChild(svg("text", { x: cx, y: cy - 10, class: "gauge-score", "text-anchor": "middle" }, score));
     g.appendChild(svg("text", { x: cx, y: cy + 14, class: "gauge-label", "text-anchor": "middle" }, band));
+  }
+
+  // facts lists what the report says about the document itself: pages,
+  // producer, creator, dates, signed and encrypted, size, and the Office or
+  // image block's main facts.
+  function facts(report) {
+    const d = report.document || {};
+    const rows = [
+      ["Pages", d.pages], ["Producer", d.producer], ["Creator", d.creator],
+      ["Created", d.creationDate], ["Modified", d.modDate],
+      ["Signed", d.signed === undefined ? null : (d.signed ? "yes" : "no")],
+      ["Encrypted", d.encrypted === undefined ? null : (d.encrypted ? "yes" : "no")],
+      ["Revisions", d.revisions], ["Size", d.sizeBytes === undefined ? null : d.sizeBytes.toLocaleString("en") + " bytes"],
+    ];
+    const o = report.office, im = report.image;
+    if (o) rows.push(["Format", o.format], ["Application", [o.application, o.appVersion].filter(Boolean).join(" ") || null], ["Last saved by", o.lastModifiedBy], ["Macros", o.macros === null || o.macros === undefined ? null : (o.macros ? "yes" : "no")]);
+    if (im) rows.push(["Format", im.format], ["Dimensions", im.width && im.height ? im.width + " × " + im.height : null], ["Camera", [im.cameraMake, im.cameraModel].filter(Boolean).join(" ") || null]);
+    const dl = $("facts");
+    dl.replaceChildren();
+    for (const [k, v] of rows) {
+      if (v === null || v === undefined || v === "") continue;
+      dl.appendChild(el("dt", null, k));
+      dl.appendChild(el("dd", null, String(v)));
+    }
   }
 
   const order = ["high", "medium", "low", "info"];
@@ -129,6 +154,17 @@
     }
   }
 
+  // label turns an evidence key into words for a person: "fullPageImagePages"
+  // reads "Full page image pages", "idOriginal" "ID original"; the key itself
+  // stays in the raw JSON.
+  function label(key) {
+    const words = String(key).replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+      .split(/[\s_-]+/).filter(Boolean).map((w) => (/^[A-Z0-9]+$/.test(w) ? w : w.toLowerCase()))
+      .map((w) => ({ id: "ID", xmp: "XMP", xref: "xref", url: "URL", gps: "GPS", exif: "EXIF" }[w] || w));
+    const s = words.join(" ");
+    return s.charAt(0).toUpperCase() + s.slice(1);
+  }
+
   // table shows an evidence object as nested key/value rows; arrays of
   // objects become rows of their own. Depth is bounded by the report.
   function table(value, depth) {
@@ -136,7 +172,7 @@
     const body = el("tbody");
     for (const [k, v] of Object.entries(value)) {
       const tr = el("tr");
-      tr.appendChild(el("th", null, k));
+      tr.appendChild(el("th", null, label(k)));
       const td = el("td");
       td.appendChild(cell(v, depth));
       tr.appendChild(td);
@@ -150,10 +186,21 @@
     if (v === null || typeof v !== "object") return el("span", typeof v === "string" ? "str" : "num", v === null ? "null" : v);
     if (depth > 4) return el("code", null, JSON.stringify(v));
     if (Array.isArray(v)) {
-      if (v.every((x) => x === null || typeof x !== "object")) return el("span", null, v.join(", "));
+      if (v.every((x) => x === null || typeof x !== "object")) {
+        if (v.length <= 12) return el("span", null, v.join(", "));
+        // A long list shows its first twelve; the rest opens on demand.
+        const d = el("details", "long");
+        d.appendChild(el("summary", null, v.slice(0, 12).join(", ") + " … and " + (v.length - 12) + " more"));
+        d.appendChild(el("span", null, v.join(", ")));
+        return d;
+      }
       const list = el("ol");
       for (const x of v) { const li = el("li"); li.appendChild(cell(x, depth + 1)); list.appendChild(li); }
-      return list;
+      if (v.length <= 3) return list;
+      const d = el("details", "long");
+      d.appendChild(el("summary", null, v.length + " entries"));
+      d.appendChild(list);
+      return d;
     }
     return table(v, depth + 1);
   }

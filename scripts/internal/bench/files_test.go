@@ -4,12 +4,14 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/doctrust/doctrust/internal/corpustest"
 )
 
 func TestListFiles(t *testing.T) {
 	root := "../../../../shared/corpus"
 	if _, err := os.Stat(root); err != nil {
-		t.Skip("corpus not present")
+		corpustest.Skip(t, "../shared/corpus")
 	}
 	files, err := ListFiles(root, []string{"pdf-signed", " ", "image"}, func(cat, p string) bool {
 		return cat == "image" || IsPDF(cat, p)

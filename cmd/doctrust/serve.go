@@ -27,12 +27,12 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	}
 	go engine.Prepare() // so no request pays for it
 	svc, err := config.Server(context.Background(), config.Local, os.Getenv, stderr)
-	addr := "127.0.0.1:" + strconv.Itoa(config.Int(os.Getenv, "PORT", 8080))
 	if err != nil {
 		fmt.Fprintf(stderr, "doctrust: %v\n", err)
 		return 1
 	}
 	defer svc.Close()
+	addr := "127.0.0.1:" + strconv.Itoa(config.Int(os.Getenv, "PORT", 8080))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "doctrust: %v\n", err)
@@ -53,6 +53,9 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		srv.Shutdown(shut)
 	}()
 	fmt.Fprintf(stdout, "doctrust serving on http://%s\n", ln.Addr())
+	if svc.MailOutbox != "" {
+		fmt.Fprintf(stdout, "mail is not sent: each message is written as a .eml file to %s (MAIL_OUTBOX)\n", svc.MailOutbox)
+	}
 	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		fmt.Fprintf(stderr, "doctrust: %v\n", err)
 		return 1

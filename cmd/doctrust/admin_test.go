@@ -15,6 +15,8 @@ import (
 	"github.com/doctrust/doctrust/internal/apikey"
 	"github.com/doctrust/doctrust/internal/store"
 	"github.com/doctrust/doctrust/internal/store/sqlite"
+
+	"github.com/doctrust/doctrust/internal/corpustest"
 )
 
 // TestMain lets a test start this binary as `doctrust` in a child process.
@@ -31,7 +33,7 @@ func TestMain(m *testing.M) {
 func TestAdminPlanWhileServing(t *testing.T) {
 	pdf, err := os.ReadFile(sample)
 	if err != nil {
-		t.Skip("corpus not present")
+		corpustest.Skip(t, "../shared/corpus")
 	}
 	dataDir := t.TempDir()
 	port := testproc.FreePort(t)
