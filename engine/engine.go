@@ -114,7 +114,14 @@ func Inspect(ctx context.Context, data []byte, opt Options) (rep *report.Report,
 // officeReport walks an Office package (engine/office); the blind-spot
 // disclosure of SPEC.md item 7 is part of every report it returns.
 func officeReport(ctx context.Context, data []byte, f sniff.Format, opt Options) (*report.Report, error) {
-	r, err := office.Analyze(ctx, data, f, office.Options{Now: opt.Now, Budget: opt.Budget})
+	analyse := office.Analyze
+	switch f {
+	case sniff.DOC, sniff.XLS, sniff.PPT:
+		analyse = office.AnalyzeLegacy
+	case sniff.ODT, sniff.ODS, sniff.ODP:
+		analyse = office.AnalyzeODF
+	}
+	r, err := analyse(ctx, data, f, office.Options{Now: opt.Now, Budget: opt.Budget})
 	if err != nil {
 		return nil, ErrDeadline
 	}

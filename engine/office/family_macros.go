@@ -25,6 +25,9 @@ func (a *analysis) macroParts() (vba, xlm []string) {
 		switch {
 		case path.Base(n) == "vbaproject.bin", ct == ctVBA, vbaTargets[n]:
 			vba = append(vba, p.Name)
+		case strings.Contains(n, "/_rels/"), strings.Contains(n, "binaryindex"):
+			// A sheet's relationships and the binary workbook's
+			// index are not sheets.
 		case strings.HasPrefix(n, "xl/macrosheets/"), strings.HasPrefix(n, "xl/intlmacrosheets/"),
 			strings.Contains(ct, "ms-excel.macrosheet"), strings.Contains(ct, "ms-excel.intlmacrosheet"):
 			xlm = append(xlm, p.Name)
@@ -39,7 +42,9 @@ func (a *analysis) hasMacros() bool {
 }
 
 func macroEnabled(f sniff.Format) bool {
-	return f == sniff.DOCM || f == sniff.XLSM || f == sniff.PPTM
+	// A binary workbook is the one format that may carry macros under
+	// one name.
+	return f == sniff.DOCM || f == sniff.XLSM || f == sniff.PPTM || f == sniff.XLSB
 }
 
 // macros reports VBA projects and macro sheets. A package whose main content
@@ -90,6 +95,11 @@ func (a *analysis) macros() *report.Finding {
 	}
 	if len(vba) > 0 && len(xlm) > 0 {
 		f.Notes = append(f.Notes, report.Msg("office-macros.xlm", "sheets", len(xlm)))
+	}
+	// Excel 4 macros named to run on open are how XLM droppers start.
+	if len(xlm) > 0 && a.xl.autoOpenNames > 0 {
+		f.Severity = report.High
+		f.Notes = append(f.Notes, report.Msg("office-macros.xlm-auto-open", "names", a.xl.autoOpenNames))
 	}
 	return f
 }

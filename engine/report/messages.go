@@ -162,6 +162,8 @@ var catalogue = []entry{
 	{"office-macros.enabled-no-macros", "Macro-enabled format without macros", "The package uses the macro-enabled {format} format but carries no macro parts."},
 	{"office-macros.disguised", "Macros in a macro-free format", "The package declares the macro-free {format} format yet carries {parts} macro part(s); nothing was run."},
 	{"office-macros.vba", "VBA macros present", "The package carries {parts} VBA project(s) with {modules} module stream(s); nothing was run."},
+	{"office-macros.vba-autoexec", "Macros that run on open and reach the system", "The document carries VBA macros with {autoexec} entry point(s) that run when it opens or closes and {keywords} keyword(s) used to start programs, fetch or write files, call Windows or hide code, in {modules} module(s); nothing was run."},
+	{"office-macros.xlm-auto-open", "", "{names} defined name(s) (Auto_Open, Auto_Close) run the Excel 4 macros when the workbook opens or closes."},
 	{"office-macros.xlm", "Excel 4 macro sheets present", "The package carries {sheets} Excel 4 (XLM) macro sheet(s); nothing was run."},
 
 	{"office-external-links.dde", "DDE link present", "The document carries {count} DDE field(s) or link(s), which can start a program when links update, among {total} external link(s); nothing was followed."},
@@ -170,6 +172,7 @@ var catalogue = []entry{
 	{"office-external-links.remote-content", "Remote content", "The document references {count} remote resource(s) such as images, frames or external workbooks, among {total} external link(s); nothing was fetched."},
 
 	{"office-embedded-objects.activex", "ActiveX controls present", "The package embeds {activex} ActiveX control part(s), {ole} OLE object(s), {packages} embedded package(s) and {fonts} font(s); none was opened."},
+	{"office-embedded-objects.executable", "Embedded program", "The document embeds {executables} packaged file(s) with a program's or script's extension among {ole} OLE object(s); none was opened."},
 	{"office-embedded-objects.ole", "Embedded OLE objects", "The package embeds {ole} OLE object(s), {packages} embedded package(s) and {fonts} font(s); none was opened."},
 	{"office-embedded-objects.package", "Embedded packages", "The package embeds {packages} package(s) such as documents or workbooks, and {fonts} font(s); none was opened."},
 	{"office-embedded-objects.fonts", "Embedded fonts", "The package embeds {fonts} font(s)."},
@@ -207,6 +210,11 @@ var catalogue = []entry{
 	{"office-structure-anomalies.content-type-mismatch", "Content types lie about parts", "{count} part(s) do not match the content type declared for them."},
 	{"office-structure-anomalies.missing-targets", "Missing relationship targets", "{count} relationship target(s) name parts the package does not hold."},
 	{"office-structure-anomalies.unusual-parts", "Unusual extra parts", "{count} part(s) sit outside the folders Office applications write."},
+	{"office-structure-anomalies.compound-walked", "Compound file walked", "The {format} compound file's {streams} streams were walked; no structural anomaly was found."},
+	{"office-structure-anomalies.compound-damaged", "Compound file damaged", "The compound file's header, allocation chains or directory are damaged ({count} kind(s) of damage: truncation, loops, crossing chains or directory cycles); what could be read was analysed."},
+	{"office-structure-anomalies.records-damaged", "Record streams read in part", "{count} stream(s) (property sets, workbook, slide or VBA records) stop early or declare lengths past their end; they were read only in part."},
+	{"office-structure-anomalies.encrypted-legacy", "Encrypted document not analysed", "The {format} document is password-protected ({method} encryption of its records), so its content was not analysed."},
+	{"office-structure-anomalies.binary-not-covered", "", "In binary Word and PowerPoint files, hidden text, tracked changes and comments are not decoded; macros, embedded objects, links, DDE fields, sheets and properties are."},
 	{"office-structure-anomalies.encrypted-package", "Encrypted package not analysed", "The {format} document is password-protected (an encrypted package inside a compound file), so its content was not analysed."},
 	// end of office families
 

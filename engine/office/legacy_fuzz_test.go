@@ -1,0 +1,134 @@
+package office
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/doctrust/doctrust/engine/sniff"
+)
+
+// seedCorpus adds the corpus files with the given extensions (when the
+// corpus is present) and the committed fixtures to a fuzz target.
+func seedCorpus(f *testing.F, exts ...string) {
+	add := func(p string) {
+		for _, e := range exts {
+			if filepath.Ext(p) == e {
+				if b, err := os.ReadFile(p); err == nil && len(b) < 64<<10 {
+					f.Add(b)
+				}
+			}
+		}
+	}
+	for _, dir := range []string{"testdata", "../../../shared/corpus/office"} {
+		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				add(p)
+			}
+			return nil
+		})
+	}
+}
+
+// FuzzLegacy drives the compound-file walk and every binary-format reader
+// over arbitrary bytes presented as each of the three formats.
+func FuzzLegacy(f *testing.F) {
+	seedCorpus(f, ".doc", ".xls", ".ppt", ".pot", ".xla", ".xlt")
+	streams := vbaStreams("Macros", map[string]string{"ThisDocument": autoOpenShell})
+	streams["WordDocument"] = fib(0, []byte("\x13 DDEAUTO x\x15"))
+	streams["ObjectPool/_1/\x01Ole10Native"] = ole10Native("a.exe", `C:\a.exe`)
+	f.Add(buildCFB(f, streams))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, format := range []sniff.Format{sniff.DOC, sniff.XLS, sniff.PPT} {
+			r, err := AnalyzeLegacy(context.Background(), data, format, Options{Budget: 1 << 22})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkInvariants(t, "fuzz", r)
+		}
+	})
+}
+
+// FuzzODF drives the OpenDocument walk.
+func FuzzODF(f *testing.F) {
+	seedCorpus(f, ".odt", ".ods", ".odp")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := AnalyzeODF(context.Background(), data, sniff.ODT, Options{Budget: 1 << 22})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkInvariants(t, "fuzz", r)
+		if _, err := json.Marshal(r); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// FuzzVBA drives the MS-OVBA decompressor and the dir-stream parser: the
+// output never passes its limit.
+func FuzzVBA(f *testing.F) {
+	f.Add(vbaDirStream("Module1", "ThisDocument"))
+	f.Add(vbaCompressLiteral([]byte(autoOpenShell)))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		out, _ := vbaDecompress(data, 1<<16)
+		if len(out) > 1<<16 {
+			t.Fatalf("%d bytes past the limit", len(out))
+		}
+		mods, _ := parseVBADir(out)
+		if len(mods) > maxVBAModules {
+			t.Fatalf("%d modules", len(mods))
+		}
+		auto, kw := map[string]bool{}, map[string]bool{}
+		scanVBASource(out, auto, kw)
+	})
+}
+
+// FuzzBIFF drives the workbook-globals walker.
+func FuzzBIFF(f *testing.F) {
+	f.Add(biffWorkbook(rt(0x0085), boundSheet(2, 1, "M"), rt(0x0018), nameRecord(true, "\x01"), rt(0x01AE), supbook("cmd\x03x"), rt(0x0023), []byte{0, 0}))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s := scanBIFF(data)
+		if len(s.sheetNames) > maxSnippets || len(s.autoOpenNames) > maxSnippets || len(s.externalBooks) > maxSnippets {
+			t.Fatal("snippet cap exceeded")
+		}
+	})
+}
+
+// FuzzPropertySet drives the OLE property-set reader.
+func FuzzPropertySet(f *testing.F) {
+	seedCorpus(f)
+	if b, err := os.ReadFile("testdata/legacy/genuine-libreoffice-invoice.doc"); err == nil {
+		if c := openCFBForTest(b); c != nil {
+			f.Add(c)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		pr, _ := legacyProps(data, data)
+		if len(pr.core)+len(pr.app) > 4*maxPropsPerSet || len(pr.custom) > maxPropsPerSet*maxPropSets {
+			t.Fatal("property cap exceeded")
+		}
+	})
+}
+
+// FuzzPPTRecords drives the PowerPoint record walk and the embedded
+// storages it inflates.
+func FuzzPPTRecords(f *testing.F) {
+	f.Add([]byte{0x0F, 0, 0xE8, 0x03, 16, 0, 0, 0, 0x10, 0, 0x11, 0x10, 8, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r := scanPPTRecords(data, 1<<22)
+		if r.expanded > 1<<22 || len(r.objects)+len(r.vba) > maxObjects+1 {
+			t.Fatalf("expanded %d, %d objects", r.expanded, len(r.objects))
+		}
+	})
+}
+
+// openCFBForTest returns the SummaryInformation stream of a compound file.
+func openCFBForTest(b []byte) []byte {
+	f := cfbOpen(b)
+	if f == nil {
+		return nil
+	}
+	return f.Read(f.Lookup("\x05SummaryInformation"), 1<<20)
+}

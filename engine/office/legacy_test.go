@@ -1,0 +1,317 @@
+package office
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf16"
+
+	"github.com/doctrust/doctrust/engine/report"
+	"github.com/doctrust/doctrust/engine/sniff"
+)
+
+// fib is the start of a WordDocument stream: wIdent, nFib and the flag
+// word at 0x0A (0x0100 marks an encrypted document).
+func fib(flags uint16, text []byte) []byte {
+	b := make([]byte, 0x200)
+	binary.LittleEndian.PutUint16(b, 0xA5EC)
+	binary.LittleEndian.PutUint16(b[2:], 0x00C1)
+	binary.LittleEndian.PutUint16(b[0x0A:], flags)
+	return append(b, text...)
+}
+
+func legacyReport(t testing.TB, data []byte) *report.Report {
+	t.Helper()
+	f := sniff.Sniff(data).Format
+	if f != sniff.DOC && f != sniff.XLS && f != sniff.PPT {
+		t.Fatalf("sniffed %q", f)
+	}
+	r, err := AnalyzeLegacy(context.Background(), data, f, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkInvariants(t, "legacy", r)
+	return r
+}
+
+func TestVBADecompress(t *testing.T) {
+	// The worked example of [MS-OVBA] 3.2: copy tokens at several
+	// offsets and lengths.
+	in := []byte{0x01, 0x2F, 0xB0, 0x00, 0x23, 0x61, 0x61, 0x61, 0x62, 0x63, 0x64, 0x65, 0x82, 0x66, 0x00, 0x70,
+		0x61, 0x67, 0x68, 0x69, 0x6A, 0x01, 0x38, 0x08, 0x61, 0x6B, 0x6C, 0x00, 0x30, 0x6D, 0x6E, 0x6F, 0x70,
+		0x06, 0x71, 0x02, 0x70, 0x04, 0x10, 0x72, 0x73, 0x74, 0x75, 0x76, 0x10, 0x77, 0x78, 0x79, 0x7A, 0x00, 0x3C}
+	out, ok := vbaDecompress(in, 1<<20)
+	if want := "#aaabcdefaaaaghijaaaaaklaaamnopqaaaaaaaaaaaarstuvwxyzaaa"; !ok || string(out) != want {
+		t.Fatalf("got %q ok %v", out, ok)
+	}
+	src := bytes.Repeat([]byte("Sub AutoOpen()\r\n"), 700)
+	out, ok = vbaDecompress(vbaCompressLiteral(src), 1<<20)
+	if !ok || !bytes.Equal(out, src) {
+		t.Fatalf("literal round trip: %d bytes ok %v", len(out), ok)
+	}
+	if out, _ := vbaDecompress(vbaCompressLiteral(src), 100); len(out) > 100 {
+		t.Fatalf("limit ignored: %d", len(out))
+	}
+	for _, bad := range [][]byte{nil, {2}, {1, 0xFF}, {1, 0x05, 0xB0, 0xFF, 0x01, 0x00}} {
+		_, _ = vbaDecompress(bad, 1<<20)
+	}
+}
+
+const (
+	autoOpenShell = "Attribute VB_Name = \"ThisDocument\"\r\nSub AutoOpen()\r\n  ' Shell in a comment runs nothing\r\n  Set o = CreateObject(\"WScript.Shell\")\r\n  o.Run \"cmd.exe /c calc\"\r\nEnd Sub\r\n"
+	plainMacro    = "Attribute VB_Name = \"Module1\"\r\nSub FormatTable()\r\n  Selection.Font.Bold = True\r\nEnd Sub\r\n"
+)
+
+func TestLegacyWordVBA(t *testing.T) {
+	streams := vbaStreams("Macros", map[string]string{"ThisDocument": autoOpenShell, "Module1": plainMacro})
+	streams["WordDocument"] = fib(0, []byte("Invoice"))
+	r := legacyReport(t, buildCFB(t, streams))
+	s := expect(t, r, "office-macros", report.High, "office-macros.vba-autoexec")
+	ev := s.Evidence
+	if !slices.Equal(ev["autoExec"].([]string), []string{"AutoOpen"}) {
+		t.Errorf("autoExec %v", ev["autoExec"])
+	}
+	kw := ev["suspiciousKeywords"].([]string)
+	for _, k := range []string{"CreateObject", "WScript.Shell", "Shell", "cmd.exe"} {
+		if !slices.Contains(kw, k) {
+			t.Errorf("keyword %s missing from %v", k, kw)
+		}
+	}
+	if mods := ev["modules"].([]string); !slices.Equal(mods, []string{"Module1", "ThisDocument"}) {
+		t.Errorf("modules %v", mods)
+	}
+	if r.Office.Format != "doc" || r.Office.Macros == nil || !*r.Office.Macros {
+		t.Errorf("office block %+v", r.Office)
+	}
+
+	// A macro that runs nothing on open is the medium variant.
+	streams = vbaStreams("Macros", map[string]string{"Module1": plainMacro})
+	streams["WordDocument"] = fib(0, nil)
+	expect(t, legacyReport(t, buildCFB(t, streams)), "office-macros", report.Medium, "office-macros.vba")
+}
+
+func TestLegacyWordDDE(t *testing.T) {
+	field := "\x13 DDEAUTO c:\\\\windows\\\\system32\\\\cmd.exe \"/k calc.exe\" \x14\x15"
+	u := utf16.Encode([]rune(" text " + field))
+	wide := make([]byte, 2*len(u))
+	for i, c := range u {
+		binary.LittleEndian.PutUint16(wide[2*i:], c)
+	}
+	for name, text := range map[string][]byte{"8-bit": []byte("Dear customer " + field), "utf-16": wide} {
+		r := legacyReport(t, buildCFB(t, map[string][]byte{"WordDocument": fib(0, text), "1Table": make([]byte, 64)}))
+		s := expect(t, r, "office-external-links", report.High, "office-external-links.dde")
+		if s.Evidence["kinds"].(map[string]any)["dde"] != 1 {
+			t.Errorf("%s: kinds %v", name, s.Evidence["kinds"])
+		}
+	}
+	// A field that is not DDE, and the word in plain text, stay quiet.
+	r := legacyReport(t, buildCFB(t, map[string][]byte{"WordDocument": fib(0, []byte("\x13 PAGE \x14 1\x15 see DDE docs"))}))
+	quiet(t, r, "office-external-links")
+}
+
+// biffRecord appends one BIFF record.
+func biffRecord(b []byte, typ uint16, data []byte) []byte {
+	b = binary.LittleEndian.AppendUint16(b, typ)
+	b = binary.LittleEndian.AppendUint16(b, uint16(len(data)))
+	return append(b, data...)
+}
+
+func boundSheet(state, typ byte, name string) []byte {
+	d := []byte{0, 0, 0, 0, state, typ, byte(len(name)), 0}
+	return append(d, name...)
+}
+
+// biffWorkbook is a BIFF8 workbook globals substream with the given
+// records between BOF and EOF.
+func biffWorkbook(records ...[]byte) []byte {
+	b := biffRecord(nil, 0x0809, []byte{0, 6, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})
+	for i := 0; i+1 < len(records); i += 2 {
+		b = biffRecord(b, binary.LittleEndian.Uint16(records[i]), records[i+1])
+	}
+	return biffRecord(b, 0x000A, nil)
+}
+
+func rt(t uint16) []byte { return binary.LittleEndian.AppendUint16(nil, t) }
+
+func nameRecord(builtin bool, name string) []byte {
+	flags := uint16(0)
+	if builtin {
+		flags = 0x20
+	}
+	d := binary.LittleEndian.AppendUint16(nil, flags)
+	d = append(d, 0, byte(len(name)), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+	return append(d, name...)
+}
+
+func supbook(path string) []byte {
+	d := binary.LittleEndian.AppendUint16(nil, 1)
+	d = binary.LittleEndian.AppendUint16(d, uint16(len(path)))
+	return append(append(d, 0), path...)
+}
+
+func TestLegacyExcel(t *testing.T) {
+	wb := biffWorkbook(
+		rt(0x0085), boundSheet(0, 0, "Invoice"),
+		rt(0x0085), boundSheet(2, 1, "Macro1"),
+		rt(0x0085), boundSheet(1, 0, "Rates"),
+		rt(0x0018), nameRecord(true, "\x01"),
+		rt(0x01AE), supbook("cmd\x03/c calc"),
+		rt(0x0023), []byte{0, 0, 0, 0, 0, 0, 1, 0, 'A'},
+		rt(0x01AE), supbook("\x01@fileserver\x03share\x03rates.xls"),
+	)
+	r := legacyReport(t, buildCFB(t, map[string][]byte{"Workbook": append(wb, make([]byte, 4096)...)}))
+	m := expect(t, r, "office-macros", report.High, "office-macros.xlm")
+	if got := m.Evidence["autoOpenNames"].([]string); !slices.Equal(got, []string{"Auto_Open"}) {
+		t.Errorf("autoOpenNames %v", got)
+	}
+	expect(t, r, "office-hidden-content", report.Medium, "office-hidden-content.very-hidden-sheets")
+	l := expect(t, r, "office-external-links", report.High, "office-external-links.dde")
+	kinds := l.Evidence["kinds"].(map[string]any)
+	if kinds["dde"] != 1 || kinds["external-workbook"] != 1 {
+		t.Errorf("kinds %v", kinds)
+	}
+	if links := l.Evidence["links"].([]linkEntry); len(links) != 1 || links[0].Host != "fileserver" {
+		t.Errorf("links %v", links)
+	}
+	// Encrypted: FILEPASS stops the walk, the report says so.
+	enc := biffWorkbook(rt(0x002F), []byte{1, 0, 2, 0, 0, 0}, rt(0x0085), boundSheet(0, 1, "x"))
+	r = legacyReport(t, buildCFB(t, map[string][]byte{"Workbook": enc}))
+	expect(t, r, "structure-warnings", report.Low, "structure-warnings.encrypted-content-not-analysed")
+	expect(t, r, "office-structure-anomalies", report.Info, "office-structure-anomalies.encrypted-legacy")
+	if !r.Document.Encrypted {
+		t.Error("document.encrypted false")
+	}
+	// A record whose length runs past the stream.
+	bad := append(biffWorkbook(rt(0x0085), boundSheet(0, 0, "S")), 0x85, 0, 0xFF, 0x7F, 1, 2)
+	r = legacyReport(t, buildCFB(t, map[string][]byte{"Workbook": bad}))
+	expect(t, r, "office-structure-anomalies", report.Low, "office-structure-anomalies.records-damaged")
+}
+
+// ole10Native builds a packager stream for a file.
+func ole10Native(label, src string) []byte {
+	var b []byte
+	b = append(b, 0, 0, 0, 0, 2, 0)
+	b = append(b, label...)
+	b = append(b, 0)
+	b = append(b, src...)
+	b = append(b, 0, 0, 0, 3, 0)
+	return b
+}
+
+func TestLegacyObjects(t *testing.T) {
+	doc := func(objs map[string][]byte) []byte {
+		s := map[string][]byte{"WordDocument": fib(0, []byte("x"))}
+		for k, v := range objs {
+			s[k] = v
+		}
+		return buildCFB(t, s)
+	}
+	r := legacyReport(t, doc(map[string][]byte{
+		"ObjectPool/_1234/\x01Ole10Native": ole10Native("invoice.pdf.exe", `C:\Users\a\invoice.pdf.exe`),
+		"ObjectPool/_1234/\x01CompObj":     make([]byte, 32),
+	}))
+	s := expect(t, r, "office-embedded-objects", report.High, "office-embedded-objects.executable")
+	if f := s.Evidence["packagedFiles"].([]string); !slices.Equal(f, []string{"invoice.pdf.exe"}) {
+		t.Errorf("packagedFiles %v", f)
+	}
+	r = legacyReport(t, doc(map[string][]byte{"ObjectPool/_1/\x01Ole10Native": ole10Native("notes.txt", `C:\notes.txt`)}))
+	expect(t, r, "office-embedded-objects", report.Medium, "office-embedded-objects.ole")
+	// A linked object: the \x01Ole stream's flag.
+	link := []byte{1, 0, 0, 2, 1, 0, 0, 0, 0, 0, 0, 0}
+	r = legacyReport(t, doc(map[string][]byte{"ObjectPool/_2/\x01Ole": link, "ObjectPool/_2/\x01CompObj": make([]byte, 16)}))
+	expect(t, r, "office-external-links", report.High, "office-external-links.ole-link")
+	quiet(t, r, "office-embedded-objects")
+}
+
+func TestLegacyProperties(t *testing.T) {
+	r := legacyReport(t, readTestdata(t, "legacy/genuine-libreoffice-invoice.doc"))
+	quiet(t, r, "office-macros", "office-external-links", "office-embedded-objects", "office-hidden-content", "office-metadata-anomalies", "office-injection-markers")
+	expect(t, r, "office-structure-anomalies", report.Info, "office-structure-anomalies.compound-walked")
+	r = legacyReport(t, readTestdata(t, "legacy/genuine-libreoffice-invoice.xls"))
+	quiet(t, r, "office-macros", "office-external-links", "office-embedded-objects", "office-hidden-content", "office-metadata-anomalies")
+	if r.Office.Format != "xls" {
+		t.Errorf("format %q", r.Office.Format)
+	}
+}
+
+func readTestdata(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile("testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestLegacyHostile(t *testing.T) {
+	streams := vbaStreams("Macros", map[string]string{"Module1": plainMacro})
+	streams["WordDocument"] = fib(0, bytes.Repeat([]byte("x"), 5000))
+	good := buildCFB(t, streams)
+	mutate := func(f func(b []byte)) []byte {
+		b := bytes.Clone(good)
+		f(b)
+		return b
+	}
+	fat := 512 // sector 0 is the FAT
+	cases := map[string][]byte{
+		// The directory chain loops onto itself.
+		"fat loop": mutate(func(b []byte) {
+			dir := binary.LittleEndian.Uint32(b[0x30:])
+			binary.LittleEndian.PutUint32(b[fat+4*int(dir):], dir)
+		}),
+		// Cut in the middle of the big stream.
+		"truncated": good[:len(good)-700],
+		// A storage's child points back at the root's first child.
+		"directory cycle": mutate(func(b []byte) {
+			dir := int(binary.LittleEndian.Uint32(b[0x30:]))
+			for i := 1; i < 8; i++ {
+				e := b[512+dir*512+i*128:]
+				if e[66] == 1 {
+					binary.LittleEndian.PutUint32(e[76:], 1)
+					break
+				}
+			}
+		}),
+	}
+	for name, data := range cases {
+		r, err := AnalyzeLegacy(context.Background(), data, sniff.DOC, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkInvariants(t, name, r)
+		s := signal(r, "office-structure-anomalies")
+		if s.Message.Code != "office-structure-anomalies.compound-damaged" {
+			t.Errorf("%s: %s", name, codes(s))
+		}
+	}
+	// Not a compound file at all, or only its header.
+	for _, data := range [][]byte{nil, cfbMagic, append(bytes.Clone(cfbMagic), make([]byte, 600)...)} {
+		r, err := AnalyzeLegacy(context.Background(), data, sniff.DOC, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkInvariants(t, "header only", r)
+	}
+}
+
+func TestLegacyEncryptedWord(t *testing.T) {
+	r := legacyReport(t, buildCFB(t, map[string][]byte{"WordDocument": fib(0x0100, []byte("\x13 DDEAUTO x\x15"))}))
+	expect(t, r, "office-structure-anomalies", report.Info, "office-structure-anomalies.encrypted-legacy")
+	quiet(t, r, "office-external-links")
+}
+
+// TestLegacyNamesAreUntrusted: module and file names pass the sanitiser.
+func TestLegacyNamesAreUntrusted(t *testing.T) {
+	streams := vbaStreams("Macros", map[string]string{"M\u202Eexe.txt": plainMacro})
+	streams["WordDocument"] = fib(0, nil)
+	r := legacyReport(t, buildCFB(t, streams))
+	for _, m := range signal(r, "office-macros").Evidence["modules"].([]string) {
+		if strings.ContainsRune(m, '\u202E') {
+			t.Errorf("bidi control kept in %q", m)
+		}
+	}
+}
