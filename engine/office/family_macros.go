@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/doctrust/doctrust/engine/internal/cfb"
 	"github.com/doctrust/doctrust/engine/report"
 	"github.com/doctrust/doctrust/engine/sniff"
 )
@@ -51,7 +52,9 @@ func macroEnabled(f sniff.Format) bool {
 // type claims the macro-free form while carrying macros is the high variant:
 // Office will not run them from a .docx, but a renamed copy will, and the
 // mismatch is itself a sign of crafting. Module names come from the VBA
-// project's compound-file directory; no macro is decompressed or run.
+// project's dir stream, and the module source is decompressed (bounded) to
+// find entry points that run on open and the keywords malware uses, as for
+// the binary formats; nothing is run.
 func (a *analysis) macros() *report.Finding {
 	vba, xlm := a.macroParts()
 	enabled := macroEnabled(a.format)
@@ -67,17 +70,32 @@ func (a *analysis) macros() *report.Finding {
 		}
 	}
 	var modules []string
+	var projects []vbaProject
 	for _, n := range vba {
-		for _, m := range vbaModuleNames(a.pkg.ReadName(n)) {
-			modules = append(modules, report.Untrusted(m))
+		data := a.pkg.ReadName(n)
+		ps := readVBAProjects(cfb.Open(data, MaxPartBytes))
+		projects = append(projects, ps...)
+		if len(ps) == 0 {
+			// No readable dir stream: the directory's stream names.
+			for _, m := range vbaModuleNames(data) {
+				modules = append(modules, report.Untrusted(m))
+			}
+		}
+		for _, p := range ps {
+			for _, m := range p.modules {
+				modules = append(modules, report.Untrusted(m))
+			}
 		}
 	}
+	_, auto, kw, _ := mergeVBA(projects)
 	parts := untrustedList(append(append([]string(nil), vba...), xlm...))
 	ev := map[string]any{
-		"macroEnabledType": enabled,
-		"vbaProject":       len(vba) > 0,
-		"xlmSheets":        len(xlm),
-		"autoOpenNames":    a.xl.autoOpenNames,
+		"macroEnabledType":   enabled,
+		"vbaProject":         len(vba) > 0,
+		"xlmSheets":          len(xlm),
+		"autoOpenNames":      a.xl.autoOpenNames,
+		"autoExec":           auto,
+		"suspiciousKeywords": kw,
 	}
 	report.Capped(ev, "parts", parts)
 	report.Capped(ev, "modules", modules)
@@ -86,6 +104,9 @@ func (a *analysis) macros() *report.Finding {
 	case !enabled:
 		f.Severity = report.High
 		f.Message = report.Msg("office-macros.disguised", "parts", len(parts), "format", report.Kind(a.format))
+	case len(auto) > 0 && len(kw) > 0:
+		f.Severity = report.High
+		f.Message = report.Msg("office-macros.vba-autoexec", "autoexec", len(auto), "keywords", len(kw), "modules", len(modules))
 	case len(vba) > 0:
 		f.Severity = report.Medium
 		f.Message = report.Msg("office-macros.vba", "parts", len(vba), "modules", len(modules))

@@ -170,6 +170,9 @@ func utf16le(b []byte) string {
 // readVBAProjects finds every VBA project in a compound file (a storage
 // named VBA holding a dir stream) and reads it.
 func readVBAProjects(f *cfb.File) []vbaProject {
+	if f == nil {
+		return nil
+	}
 	var out []vbaProject
 	for i := range f.Entries {
 		e := &f.Entries[i]
