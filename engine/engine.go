@@ -103,10 +103,14 @@ func Inspect(ctx context.Context, data []byte, opt Options) (rep *report.Report,
 		return imageReport(ctx, data, s.Format)
 	}
 	if office.IsEncryptedPackage(data) {
-		// A password-protected docx/xlsx/pptx is a compound file, not a
-		// ZIP: reported as encrypted Office, not refused. Legacy binary
-		// .doc/.xls/.ppt hold no EncryptedPackage and stay unreadable.
-		return office.AnalyzeEncrypted(data), nil
+		// A password-protected docx/xlsx/pptx/xlsb is a compound file,
+		// not a ZIP: reported as encrypted Office, not refused, and
+		// analysed when Excel's default password opens it.
+		r, err := office.AnalyzeEncryptedPackage(ctx, data, office.Options{Now: opt.Now, Budget: opt.Budget})
+		if err != nil {
+			return nil, ErrDeadline
+		}
+		return r, nil
 	}
 	return nil, ErrUnreadable
 }

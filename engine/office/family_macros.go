@@ -59,7 +59,7 @@ func (a *analysis) macros() *report.Finding {
 	vba, xlm := a.macroParts()
 	enabled := macroEnabled(a.format)
 	if len(vba)+len(xlm) == 0 {
-		if !enabled {
+		if !enabled || a.format == sniff.XLSB {
 			return nil
 		}
 		return &report.Finding{

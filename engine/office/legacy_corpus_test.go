@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -92,10 +93,15 @@ func TestCorpusManifestFacts(t *testing.T) {
 				continue
 			}
 			switch {
-			case (key == "vba" || key == "xlm_macro" || key == "autoexec") && (yes || key == "autoexec"):
+			case (key == "vba" || key == "xlm_macro") && yes:
 				wantRisk = true
 				if has("office-macros") == nil {
 					t.Errorf("%s: %s but no office-macros", row.File, fact)
+				}
+			case key == "autoexec":
+				name, _, _ := strings.Cut(val, "(")
+				if s := has("office-macros"); s == nil || !slices.Contains(s.Evidence["autoExec"].([]string), name) {
+					t.Errorf("%s: entry point %s not reported", row.File, name)
 				}
 			case key == "dde" && yes:
 				wantRisk = true

@@ -214,6 +214,7 @@ var catalogue = []entry{
 	{"office-structure-anomalies.compound-damaged", "Compound file damaged", "The compound file's header, allocation chains or directory are damaged ({count} kind(s) of damage: truncation, loops, crossing chains or directory cycles); what could be read was analysed."},
 	{"office-structure-anomalies.records-damaged", "Record streams read in part", "{count} stream(s) (property sets, workbook, slide or VBA records) stop early or declare lengths past their end; they were read only in part."},
 	{"office-structure-anomalies.encrypted-legacy", "Encrypted document not analysed", "The {format} document is password-protected ({method} encryption of its records), so its content was not analysed."},
+	{"office-structure-anomalies.default-password", "", "The package is encrypted with Excel's built-in default password (VelvetSweatshop), which Office applications open without asking; it was decrypted in memory and analysed."},
 	{"office-structure-anomalies.binary-not-covered", "", "In binary Word and PowerPoint files, hidden text, tracked changes and comments are not decoded; macros, embedded objects, links, DDE fields, sheets and properties are."},
 	{"office-structure-anomalies.encrypted-package", "Encrypted package not analysed", "The {format} document is password-protected (an encrypted package inside a compound file), so its content was not analysed."},
 	// end of office families
