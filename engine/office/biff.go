@@ -31,8 +31,9 @@ type biffScan struct {
 	records          int
 }
 
-// scanBIFF walks the workbook stream's records.
-func scanBIFF(b []byte) (s biffScan) {
+// scanBIFF walks the workbook stream's records. decrypted says the records
+// after FILEPASS were decrypted (decryptXLS), so the walk goes on past it.
+func scanBIFF(b []byte, decrypted bool) (s biffScan) {
 	// Supporting link being read: its EXTERNNAME records say whether a
 	// server|topic link is DDE or OLE.
 	type supbook struct {
@@ -73,6 +74,9 @@ func scanBIFF(b []byte) (s biffScan) {
 				s.biff5 = true
 			}
 		case 0x002F: // FILEPASS
+			if decrypted {
+				continue
+			}
 			s.encrypted = true
 			s.encryption = filepassKind(d)
 			return s

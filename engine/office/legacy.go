@@ -28,6 +28,9 @@ type legacy struct {
 	objects  []oleObject
 	dde      int    // DDE fields in Word text
 	encrypt  string // "" or the encryption method of the records
+	// defaultPassword: the records were encrypted with Excel's default
+	// password and were decrypted.
+	defaultPassword bool
 	damaged  []string
 	expanded int64
 }
@@ -44,6 +47,7 @@ func AnalyzeLegacy(ctx context.Context, data []byte, format sniff.Format, opt Op
 	}
 	r := report.New(report.MediaOffice, int64(len(data)))
 	l.fillBlocks(r)
+	r.Document.Encrypted = l.defaultPassword
 	if l.encrypt != "" {
 		r.Document.Encrypted = true
 		r.Add(report.Finding{
@@ -121,10 +125,15 @@ func openLegacy(ctx context.Context, data []byte, format sniff.Format, budget in
 		if wb == nil {
 			wb = read("Book")
 		}
-		l.biff = scanBIFF(wb)
+		l.biff = scanBIFF(wb, false)
 		if l.biff.encrypted {
-			l.encrypt = l.biff.encryption
-			break
+			plain := decryptXLS(wb)
+			if plain == nil {
+				l.encrypt = l.biff.encryption
+				break
+			}
+			l.defaultPassword = true
+			l.biff = scanBIFF(plain, true)
 		}
 		if l.biff.damaged {
 			l.damaged = append(l.damaged, "Workbook")
@@ -430,6 +439,10 @@ func (l *legacy) structure() report.Finding {
 		}
 	}
 	ev["anomalies"] = codes
+	if l.defaultPassword {
+		ev["defaultPassword"] = true
+		f.Notes = append(f.Notes, report.Msg("office-structure-anomalies.default-password"))
+	}
 	f.Notes = append(f.Notes, report.Msg("office-structure-anomalies.binary-not-covered"), report.Msg("office-structure-anomalies.blind-spot"))
 	return *f
 }
