@@ -18,21 +18,21 @@ import (
 
 // legacy carries what the compound-file walk learned.
 type legacy struct {
-	ctx      context.Context
-	format   sniff.Format
-	f        *cfb.File
-	props    props
-	vba      []vbaProject
-	biff     biffScan
-	ppt      pptScanResult
-	objects  []oleObject
-	dde      int    // DDE fields in Word text
-	encrypt  string // "" or the encryption method of the records
+	ctx     context.Context
+	format  sniff.Format
+	f       *cfb.File
+	props   props
+	vba     []vbaProject
+	biff    biffScan
+	ppt     pptScanResult
+	objects []oleObject
+	dde     int    // DDE fields in Word text
+	encrypt string // "" or the encryption method of the records
 	// defaultPassword: the records were encrypted with Excel's default
 	// password and were decrypted.
 	defaultPassword bool
-	damaged  []string
-	expanded int64
+	damaged         []string
+	expanded        int64
 }
 
 // legacyStreamLimit caps the bytes read from one main stream.
