@@ -2,6 +2,7 @@ package office
 
 import (
 	"bytes"
+	"compress/zlib"
 	"context"
 	"encoding/binary"
 	"os"
@@ -314,4 +315,48 @@ func TestLegacyNamesAreUntrusted(t *testing.T) {
 			t.Errorf("bidi control kept in %q", m)
 		}
 	}
+}
+
+// pptRecord builds one PowerPoint record: version/instance, type, body.
+func pptRecord(verInst, typ uint16, body []byte) []byte {
+	b := binary.LittleEndian.AppendUint16(nil, verInst)
+	b = binary.LittleEndian.AppendUint16(b, typ)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(body)))
+	return append(b, body...)
+}
+
+// pptObjStg wraps a compound file as a compressed ExOleObjStg record.
+func pptObjStg(stg []byte) []byte {
+	var z bytes.Buffer
+	zw := zlib.NewWriter(&z)
+	zw.Write(stg)
+	zw.Close()
+	body := binary.LittleEndian.AppendUint32(nil, uint32(len(stg)))
+	return pptRecord(0x0010, 0x1011, append(body, z.Bytes()...))
+}
+
+func TestLegacyPowerPoint(t *testing.T) {
+	vba := buildCFB(t, vbaStreams("", map[string]string{"Module1": "Sub Auto_Open()\r\n  Shell \"powershell -enc AAAA\"\r\nEnd Sub\r\n"}))
+	obj := buildCFB(t, map[string][]byte{"\x01Ole10Native": ole10Native("payload.js", `C:\payload.js`)})
+	linkAtom := pptRecord(0x000F, 0x0FCE, pptRecord(0, 0x0FD1, make([]byte, 12)))
+	doc := pptRecord(0x000F, 0x03E8, linkAtom)
+	stream := append(append(append(bytes.Clone(doc), pptObjStg(vba)...), pptObjStg(obj)...), pptObjStg(buildCFB(t, nil))...)
+	r := legacyReport(t, buildCFB(t, map[string][]byte{"PowerPoint Document": stream, "Current User": make([]byte, 32)}))
+	m := expect(t, r, "office-macros", report.High, "office-macros.vba-autoexec")
+	if kw := m.Evidence["suspiciousKeywords"].([]string); !slices.Contains(kw, "PowerShell") || !slices.Contains(kw, "Shell") {
+		t.Errorf("keywords %v", kw)
+	}
+	e := expect(t, r, "office-embedded-objects", report.High, "office-embedded-objects.executable")
+	if e.Evidence["oleObjects"] != 1 {
+		t.Errorf("objects %v (the empty storage is not one)", e.Evidence["oleObjects"])
+	}
+	expect(t, r, "office-external-links", report.High, "office-external-links.ole-link")
+	if r.Office.Format != "ppt" {
+		t.Errorf("format %q", r.Office.Format)
+	}
+	// A record whose length runs past its container.
+	bad := append(bytes.Clone(doc), pptRecord(0x000F, 0x03E8, nil)...)
+	binary.LittleEndian.PutUint32(bad[len(bad)-4:], 1<<30)
+	r = legacyReport(t, buildCFB(t, map[string][]byte{"PowerPoint Document": bad}))
+	expect(t, r, "office-structure-anomalies", report.Low, "office-structure-anomalies.records-damaged")
 }
