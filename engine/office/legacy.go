@@ -210,7 +210,9 @@ func (l *legacy) fillBlocks(r *report.Report) {
 }
 
 func (l *legacy) hasMacros() bool {
-	return len(l.vba) > 0 || l.biff.macroSheets > 0 || l.biff.vbaModuleSheets > 0
+	// An Excel 5 module sheet (BOUNDSHEET type 6) is part of the VBA
+	// project, which is read on its own.
+	return len(l.vba) > 0 || l.biff.macroSheets > 0
 }
 
 // macros reports VBA projects and Excel 4 macro sheets. A project whose

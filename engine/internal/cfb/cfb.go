@@ -98,15 +98,12 @@ func Open(b []byte, budget int64) *File {
 		return nil
 	}
 	f := &File{b: b, sectorSize: 1 << shift, budget: budget, claimed: map[uint32]int{}, anomalies: map[string]bool{}, cache: map[int][]byte{}}
-	f.nSectors = (len(b) - f.sectorSize) / f.sectorSize
-	if (len(b)-f.sectorSize)%f.sectorSize != 0 {
-		// A short last sector is common (writers trim it); it is read
-		// as far as it goes.
-		f.nSectors++
-	}
-	if f.nSectors <= 0 {
+	// The header occupies the first sector (512 bytes used, the rest of
+	// a 4096-byte sector padding).
+	if len(b) <= f.sectorSize {
 		return nil
 	}
+	f.nSectors = (len(b) - f.sectorSize + f.sectorSize - 1) / f.sectorSize // a short last sector is read as far as it goes
 	f.readFAT()
 	f.fat = f.fat[:min(len(f.fat), maxFAT)]
 	f.readDirectory()
@@ -125,6 +122,10 @@ func (f *File) sector(id uint32) []byte {
 		return nil
 	}
 	off := (int(id) + 1) * f.sectorSize
+	if off >= len(f.b) {
+		f.anomalies[AnomalyTruncated] = true
+		return nil
+	}
 	return f.b[off:min(len(f.b), off+f.sectorSize)]
 }
 
