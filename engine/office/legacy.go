@@ -26,8 +26,10 @@ type legacy struct {
 	biff    biffScan
 	ppt     pptScanResult
 	objects []oleObject
-	dde     int    // DDE fields in Word text
-	encrypt string // "" or the encryption method of the records
+	dde     int // DDE fields in Word text
+	// template is Word's attached template path (attacker-authored).
+	template string
+	encrypt  string // "" or the encryption method of the records
 	// defaultPassword: the records were encrypted with Excel's default
 	// password and were decrypted.
 	defaultPassword bool
@@ -120,6 +122,7 @@ func openLegacy(ctx context.Context, data []byte, format sniff.Format, budget in
 			break
 		}
 		l.dde = wordDDE(wd)
+		l.template = wordTemplate(wd, read)
 	case sniff.XLS:
 		wb := read("Workbook")
 		if wb == nil {
@@ -271,6 +274,10 @@ func (l *legacy) externalLinks() *report.Finding {
 		if o.Linked {
 			counts["ole-link"]++
 		}
+	}
+	if remoteTemplate(l.template) {
+		counts["remote-template"]++
+		links = append(links, linkEntry{Kind: "remote-template", Host: report.Untrusted(linkHost(l.template))})
 	}
 	for _, p := range l.biff.externalBooks {
 		counts["external-workbook"]++

