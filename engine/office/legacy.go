@@ -12,9 +12,10 @@ import (
 )
 
 // Binary Office 97-2003 (.doc, .xls, .ppt): a compound file whose streams
-// are read, bounded, for the same families as an OOXML package. Word and
-// PowerPoint text formatting (hidden runs, revision marks) is not decoded;
-// the report says so in a note beside the blind spot.
+// are read, bounded, for the same families as an OOXML package. Word's
+// hidden runs and revision marks are read from its character formatting;
+// comments, and PowerPoint's text, are not decoded, which the report says
+// in a note beside the blind spot.
 
 // legacy carries what the compound-file walk learned.
 type legacy struct {
@@ -26,7 +27,8 @@ type legacy struct {
 	biff    biffScan
 	ppt     pptScanResult
 	objects []oleObject
-	dde     int // DDE fields in Word text
+	dde     int      // DDE fields in Word text
+	word    wordScan // hidden runs and revision marks of Word text
 	// template is Word's attached template path (attacker-authored).
 	template string
 	encrypt  string // "" or the encryption method of the records
@@ -55,14 +57,16 @@ func AnalyzeLegacy(ctx context.Context, data []byte, format sniff.Format, opt Op
 		r.Add(report.Finding{
 			Family:   "structure-warnings",
 			Severity: report.Low,
-			Message:  report.Msg("structure-warnings.encrypted-content-not-analysed", "skipped", 6),
-			Evidence: map[string]any{"code": "encrypted-content-not-analysed", "codes": []string{"encrypted-content-not-analysed"}, "skippedFamilies": 6},
+			Message:  report.Msg("structure-warnings.encrypted-content-not-analysed", "skipped", 7),
+			Evidence: map[string]any{"code": "encrypted-content-not-analysed", "codes": []string{"encrypted-content-not-analysed"}, "skippedFamilies": 7},
 		})
 	} else {
 		// The metadata and injection families read props only: the
 		// analysis type serves both formats.
 		a := &analysis{ctx: ctx, opt: opt, format: format, props: l.props, kind: legacyKind(format), pkg: &Package{byName: map[string]*Part{}}}
-		for _, f := range []*report.Finding{l.macros(), l.externalLinks(), l.embeddedObjects(), l.hiddenContent(), a.injectionMarkers(), a.metadataAnomalies()} {
+		a.word = l.word
+		a.xl.hiddenSheets, a.xl.veryHiddenSheets = l.biff.hiddenSheets, l.biff.veryHiddenSheets
+		for _, f := range []*report.Finding{l.macros(), l.externalLinks(), l.embeddedObjects(), a.hiddenContent(), a.trackedChanges(), a.injectionMarkers(), a.metadataAnomalies()} {
 			if f != nil {
 				r.Add(*f)
 			}
@@ -122,6 +126,9 @@ func openLegacy(ctx context.Context, data []byte, format sniff.Format, budget in
 			break
 		}
 		l.dde = wordDDE(wd)
+		if !scanWordFormatting(wd, read, &l.word) {
+			l.damaged = append(l.damaged, "WordDocument")
+		}
 		l.template = wordTemplate(wd, read)
 	case sniff.XLS:
 		wb := read("Workbook")
@@ -365,30 +372,6 @@ func objectFinding(objs []oleObject) *report.Finding {
 	}
 	f.Severity = report.Medium
 	f.Message = report.Msg("office-embedded-objects.ole", "ole", embedded, "packages", 0, "activex", 0, "fonts", 0)
-	return f
-}
-
-// hiddenContent reports hidden and very hidden sheets of a workbook.
-func (l *legacy) hiddenContent() *report.Finding {
-	b := &l.biff
-	if b.hiddenSheets+b.veryHiddenSheets == 0 {
-		return nil
-	}
-	ev := map[string]any{
-		"payloadIsUntrusted": true, "recovered": "",
-		"hiddenRuns": 0, "hiddenSheets": b.hiddenSheets, "veryHiddenSheets": b.veryHiddenSheets,
-		"hiddenRowCells": 0, "hiddenColumnCells": 0, "hiddenSlides": 0,
-	}
-	f := &report.Finding{Family: "office-hidden-content", Evidence: ev, Severity: report.Low}
-	var msgs []report.Message
-	if b.veryHiddenSheets > 0 {
-		f.Severity = report.Medium
-		msgs = append(msgs, report.Msg("office-hidden-content.very-hidden-sheets", "count", b.veryHiddenSheets))
-	}
-	if b.hiddenSheets > 0 {
-		msgs = append(msgs, report.Msg("office-hidden-content.hidden-sheets", "count", b.hiddenSheets))
-	}
-	f.Message, f.Notes = msgs[0], msgs[1:]
 	return f
 }
 

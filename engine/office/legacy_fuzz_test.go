@@ -36,6 +36,8 @@ func seedCorpus(f *testing.F, exts ...string) {
 // over arbitrary bytes presented as each of the three formats.
 func FuzzLegacy(f *testing.F) {
 	seedCorpus(f, ".doc", ".xls", ".ppt", ".pot", ".xla", ".xlt")
+	// testdata/legacy/libreoffice-hidden-and-deleted.doc (a seed through
+	// seedCorpus) drives the piece table and CHPX pages.
 	streams := vbaStreams("Macros", map[string]string{"ThisDocument": autoOpenShell})
 	streams["WordDocument"] = fib(0, []byte("\x13 DDEAUTO x\x15"))
 	streams["ObjectPool/_1/\x01Ole10Native"] = ole10Native("a.exe", `C:\a.exe`)
@@ -134,4 +136,27 @@ func openCFBForTest(b []byte) []byte {
 		return nil
 	}
 	return f.Read(f.Lookup("\x05SummaryInformation"), 1<<20)
+}
+
+// FuzzWordFormatting drives the piece table and the CHPX pages: the
+// WordDocument stream and the table stream are the two halves of the
+// input.
+func FuzzWordFormatting(f *testing.F) {
+	if b, err := os.ReadFile("testdata/legacy/libreoffice-hidden-and-deleted.doc"); err == nil {
+		if c := cfbOpen(b); c != nil {
+			wd := c.Read(c.Lookup("WordDocument"), 1<<20)
+			tbl := c.Read(c.Lookup("1Table"), 1<<20)
+			f.Add(append(append([]byte{}, wd...), tbl...), len(wd))
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte, split int) {
+		if split < 0 || split > len(data) {
+			split = len(data) / 2
+		}
+		var w wordScan
+		scanWordFormatting(data[:split], func(string) []byte { return data[split:] }, &w)
+		if len(w.hiddenText) > maxSnippets || len(w.deletedText) > maxSnippets {
+			t.Fatal("snippet cap exceeded")
+		}
+	})
 }
