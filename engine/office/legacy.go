@@ -29,6 +29,8 @@ type legacy struct {
 	objects []oleObject
 	dde     int      // DDE fields in Word text
 	word    wordScan // hidden runs and revision marks of Word text
+	// comments are Word's comment texts (attacker-authored).
+	comments []string
 	// template is Word's attached template path (attacker-authored).
 	template string
 	encrypt  string // "" or the encryption method of the records
@@ -65,6 +67,7 @@ func AnalyzeLegacy(ctx context.Context, data []byte, format sniff.Format, opt Op
 		// analysis type serves both formats.
 		a := &analysis{ctx: ctx, opt: opt, format: format, props: l.props, kind: legacyKind(format), pkg: &Package{byName: map[string]*Part{}}}
 		a.word = l.word
+		a.comments = l.comments
 		a.xl.hiddenSheets, a.xl.veryHiddenSheets = l.biff.hiddenSheets, l.biff.veryHiddenSheets
 		for _, f := range []*report.Finding{l.macros(), l.externalLinks(), l.embeddedObjects(), a.hiddenContent(), a.trackedChanges(), a.injectionMarkers(), a.metadataAnomalies()} {
 			if f != nil {
@@ -129,6 +132,7 @@ func openLegacy(ctx context.Context, data []byte, format sniff.Format, budget in
 		if !scanWordFormatting(wd, read, &l.word) {
 			l.damaged = append(l.damaged, "WordDocument")
 		}
+		l.comments = wordComments(wd, read)
 		l.template = wordTemplate(wd, read)
 	case sniff.XLS:
 		wb := read("Workbook")

@@ -155,6 +155,9 @@ func FuzzWordFormatting(f *testing.F) {
 		}
 		var w wordScan
 		scanWordFormatting(data[:split], func(string) []byte { return data[split:] }, &w)
+		if c := wordComments(data[:split], func(string) []byte { return data[split:] }); len(c) > maxSnippets {
+			t.Fatalf("%d comments", len(c))
+		}
 		if len(w.hiddenText) > maxSnippets || len(w.deletedText) > maxSnippets {
 			t.Fatal("snippet cap exceeded")
 		}

@@ -422,3 +422,14 @@ func TestLegacyWordFormatting(t *testing.T) {
 		t.Error("hidden instruction not reported")
 	}
 }
+
+// TestLegacyWordComments: comment text of a .doc is an injection carrier,
+// as Word comments are in OOXML; the other comment stays harmless.
+func TestLegacyWordComments(t *testing.T) {
+	r := legacyReport(t, readTestdata(t, "legacy/libreoffice-comments.doc"))
+	s := expect(t, r, "office-injection-markers", report.Medium, "office-injection-markers.directive")
+	if kinds, _ := s.Evidence["fieldKinds"].([]string); !slices.Equal(kinds, []string{"comment"}) {
+		t.Errorf("field kinds %v", s.Evidence["fieldKinds"])
+	}
+	quiet(t, r, "office-hidden-content", "office-tracked-changes", "office-macros")
+}

@@ -24,13 +24,24 @@ const (
 // 8-bit (cp1252) when compressed, else UTF-16.
 type wordPiece struct {
 	start, end int // byte offsets in the WordDocument stream
+	cpA, cpB   int // the character positions it holds
 	compressed bool
 }
 
-// wordFIB holds the FIB's FibRgFcLcb array and the table stream name.
+// wordFIB holds the FIB's FibRgLw and FibRgFcLcb arrays and the table
+// stream name.
 type wordFIB struct {
-	rg    []byte
-	table string
+	lw, rg []byte
+	table  string
+}
+
+// ccp returns FibRgLw97 count i (3 ccpText, 4 ccpFtn, 5 ccpHdd, 6 the
+// obsolete ccpMcr, 7 ccpAtn), 0 when absent.
+func (f wordFIB) ccp(i int) int {
+	if 4*i+4 > len(f.lw) {
+		return 0
+	}
+	return int(binary.LittleEndian.Uint32(f.lw[4*i:]) & 0x0FFFFFFF)
 }
 
 func parseFIB(fib []byte) (wordFIB, bool) {
@@ -42,14 +53,16 @@ func parseFIB(fib []byte) (wordFIB, bool) {
 	if pos+2 > len(fib) {
 		return wordFIB{}, false
 	}
-	pos += 2 + 4*int(binary.LittleEndian.Uint16(fib[pos:]))
+	cslw := int(binary.LittleEndian.Uint16(fib[pos:]))
+	lw := fib[min(len(fib), pos+2):min(len(fib), pos+2+4*cslw)]
+	pos += 2 + 4*cslw
 	if pos+2 > len(fib) {
 		return wordFIB{}, false
 	}
 	cb := int(binary.LittleEndian.Uint16(fib[pos:]))
 	pos += 2
 	end := min(len(fib), pos+8*cb)
-	f := wordFIB{rg: fib[pos:end], table: "0Table"}
+	f := wordFIB{lw: lw, rg: fib[pos:end], table: "0Table"}
 	if binary.LittleEndian.Uint16(fib[0x0A:])&0x0200 != 0 {
 		f.table = "1Table"
 	}
@@ -99,7 +112,7 @@ func wordPieces(clx []byte) (out []wordPiece, ok bool) {
 		if cpB < cpA || cpB-cpA > 1<<28 {
 			return out, false
 		}
-		wp := wordPiece{compressed: fc&0x40000000 != 0}
+		wp := wordPiece{compressed: fc&0x40000000 != 0, cpA: cpA, cpB: cpB}
 		off := int(fc & 0x3FFFFFFF)
 		if wp.compressed {
 			wp.start = off / 2
@@ -143,6 +156,55 @@ func wordText(wd []byte, pieces []wordPiece, a, b int) string {
 		}
 		return r
 	}, sb.String())
+}
+
+// wordCPText returns the text of character positions [a, b).
+func wordCPText(wd []byte, pieces []wordPiece, a, b int) string {
+	var sb strings.Builder
+	for _, p := range pieces {
+		lo, hi := max(a, p.cpA), min(b, p.cpB)
+		if lo >= hi {
+			continue
+		}
+		width := 2
+		if p.compressed {
+			width = 1
+		}
+		sb.WriteString(wordText(wd, []wordPiece{p}, p.start+width*(lo-p.cpA), p.start+width*(hi-p.cpA)))
+		if sb.Len() > maxPropBytes {
+			break
+		}
+	}
+	return sb.String()
+}
+
+// wordComments returns the comment texts of a Word binary document: the
+// annotation story follows the main text, footnotes and headers, cut by
+// PlcfandTxt (FibRgFcLcb entry 5).
+func wordComments(wd []byte, table func(string) []byte) []string {
+	fib, ok := parseFIB(wd)
+	if !ok || fib.ccp(7) == 0 {
+		return nil
+	}
+	tbl := table(fib.table)
+	pieces, ok := wordPieces(fib.span(33, tbl))
+	plc := fib.span(5, tbl)
+	if !ok || len(plc) < 8 {
+		return nil
+	}
+	base := fib.ccp(3) + fib.ccp(4) + fib.ccp(5) + fib.ccp(6)
+	var out []string
+	for i := 0; i+8 <= len(plc) && len(out) < maxSnippets; i += 4 {
+		a := int(binary.LittleEndian.Uint32(plc[i:]))
+		b := int(binary.LittleEndian.Uint32(plc[i+4:]))
+		if b <= a || b > fib.ccp(7) {
+			continue
+		}
+		if t := strings.TrimSpace(wordCPText(wd, pieces, base+a, base+b)); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // wordRunFlags reads one CHPX grpprl for the three properties.
