@@ -69,6 +69,7 @@ func AnalyzeLegacy(ctx context.Context, data []byte, format sniff.Format, opt Op
 		a.word = l.word
 		a.comments = l.comments
 		a.xl.hiddenSheets, a.xl.veryHiddenSheets = l.biff.hiddenSheets, l.biff.veryHiddenSheets
+		a.ppt.hiddenSlides = l.ppt.hidden
 		for _, f := range []*report.Finding{l.macros(), l.externalLinks(), l.embeddedObjects(), a.hiddenContent(), a.trackedChanges(), a.injectionMarkers(), a.metadataAnomalies()} {
 			if f != nil {
 				r.Add(*f)

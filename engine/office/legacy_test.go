@@ -339,7 +339,12 @@ func TestLegacyPowerPoint(t *testing.T) {
 	vba := buildCFB(t, vbaStreams("", map[string]string{"Module1": "Sub Auto_Open()\r\n  Shell \"powershell -enc AAAA\"\r\nEnd Sub\r\n"}))
 	obj := buildCFB(t, map[string][]byte{"\x01Ole10Native": ole10Native("payload.js", `C:\payload.js`)})
 	linkAtom := pptRecord(0x000F, 0x0FCE, pptRecord(0, 0x0FD1, make([]byte, 12)))
-	doc := pptRecord(0x000F, 0x03E8, linkAtom)
+	// Two slides as LibreOffice writes them, the second hidden (fHidden
+	// in its SlideShowSlideInfoAtom's flags).
+	slide := func(flags byte) []byte {
+		return pptRecord(0x000F, 0x03EE, pptRecord(0, 0x03F9, []byte{0, 4, 0, 0, 0, 0, 0, 0, 2, 0, flags, 0, 0, 0, 0, 0}))
+	}
+	doc := append(pptRecord(0x000F, 0x03E8, linkAtom), append(slide(0x11), slide(0x15)...)...)
 	stream := append(append(append(bytes.Clone(doc), pptObjStg(vba)...), pptObjStg(obj)...), pptObjStg(buildCFB(t, nil))...)
 	r := legacyReport(t, buildCFB(t, map[string][]byte{"PowerPoint Document": stream, "Current User": make([]byte, 32)}))
 	m := expect(t, r, "office-macros", report.High, "office-macros.vba-autoexec")
@@ -351,6 +356,9 @@ func TestLegacyPowerPoint(t *testing.T) {
 		t.Errorf("objects %v (the empty storage is not one)", e.Evidence["oleObjects"])
 	}
 	expect(t, r, "office-external-links", report.High, "office-external-links.ole-link")
+	if h := expect(t, r, "office-hidden-content", report.Low, "office-hidden-content.hidden-slides"); h.Evidence["hiddenSlides"] != 1 {
+		t.Errorf("hidden slides %v", h.Evidence["hiddenSlides"])
+	}
 	if r.Office.Format != "ppt" {
 		t.Errorf("format %q", r.Office.Format)
 	}

@@ -191,3 +191,12 @@ func TestXLSB(t *testing.T) {
 		t.Errorf("binary parts read as XML: %v", st.Evidence["malformedParts"])
 	}
 }
+
+// TestODFHiddenSlide: LibreOffice's hidden slide (a drawing-page style
+// with presentation:visibility="hidden") is reported.
+func TestODFHiddenSlide(t *testing.T) {
+	r := odfReport(t, readTestdata(t, "legacy/libreoffice-hidden-slide.odp"))
+	if h := expect(t, r, "office-hidden-content", report.Low, "office-hidden-content.hidden-slides"); h.Evidence["hiddenSlides"] != 1 {
+		t.Errorf("hidden slides %v", h.Evidence["hiddenSlides"])
+	}
+}

@@ -143,6 +143,7 @@ type pptScanResult struct {
 	objects  []oleObject
 	vba      []vbaProject
 	links    int  // ExOleLinkAtom records
+	hidden   int  // slides whose SlideShowSlideInfoAtom sets fHidden
 	damaged  bool // a record runs past its container
 	limited  bool // an object was cut at a limit
 	expanded int64
@@ -183,6 +184,10 @@ func scanPPTRecords(b []byte, budget int64) pptScanResult {
 				}
 			case typ == 0x0FD1: // ExOleLinkAtom
 				r.links++
+			case typ == 0x03F9 && len(body) >= 12: // SlideShowSlideInfoAtom
+				if binary.LittleEndian.Uint16(body[10:])&0x0004 != 0 {
+					r.hidden++
+				}
 			case typ == 0x1011: // ExOleObjStg
 				if len(r.objects)+len(r.vba) >= maxObjects {
 					continue
