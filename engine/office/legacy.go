@@ -27,8 +27,9 @@ type legacy struct {
 	biff    biffScan
 	ppt     pptScanResult
 	objects []oleObject
-	dde     int      // DDE fields in Word text
-	word    wordScan // hidden runs and revision marks of Word text
+	dde     int       // DDE fields in Word text
+	word    wordScan  // hidden runs and revision marks of Word text
+	cells   biffCells // values in hidden rows and columns of a workbook
 	// comments are Word's comment texts (attacker-authored).
 	comments []string
 	// template is Word's attached template path (attacker-authored).
@@ -70,6 +71,7 @@ func AnalyzeLegacy(ctx context.Context, data []byte, format sniff.Format, opt Op
 		a.comments = l.comments
 		a.xl.hiddenSheets, a.xl.veryHiddenSheets = l.biff.hiddenSheets, l.biff.veryHiddenSheets
 		a.ppt.hiddenSlides = l.ppt.hidden
+		a.xl.hiddenRowCells, a.xl.hiddenColCells, a.xl.recovered = l.cells.rowCells, l.cells.colCells, l.cells.recovered
 		for _, f := range []*report.Finding{l.macros(), l.externalLinks(), l.embeddedObjects(), a.hiddenContent(), a.trackedChanges(), a.injectionMarkers(), a.metadataAnomalies()} {
 			if f != nil {
 				r.Add(*f)
@@ -149,7 +151,9 @@ func openLegacy(ctx context.Context, data []byte, format sniff.Format, budget in
 			}
 			l.defaultPassword = true
 			l.biff = scanBIFF(plain, true)
+			wb = plain
 		}
+		l.cells = scanBIFFCells(wb)
 		if l.biff.damaged {
 			l.damaged = append(l.damaged, "Workbook")
 		}

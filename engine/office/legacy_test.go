@@ -441,3 +441,13 @@ func TestLegacyWordComments(t *testing.T) {
 	}
 	quiet(t, r, "office-hidden-content", "office-tracked-changes", "office-macros")
 }
+
+// TestLegacyHiddenCells: LibreOffice's .xls with a hidden row and a hidden
+// column gives back their values (shared string, number).
+func TestLegacyHiddenCells(t *testing.T) {
+	r := legacyReport(t, readTestdata(t, "legacy/libreoffice-hidden-rows.xls"))
+	h := expect(t, r, "office-hidden-content", report.Low, "office-hidden-content.hidden-cells")
+	if h.Evidence["hiddenRowCells"] != 2 || h.Evidence["hiddenColumnCells"] != 1 || h.Evidence["recovered"] != "internal margin 40% | Kickback | 999.5" {
+		t.Errorf("evidence %v", h.Evidence)
+	}
+}

@@ -159,6 +159,10 @@ func (a *analysis) scanODFContent(name string, data []byte, s *odfScan) {
 	hiddenDepth := 0 // >0 inside hidden text, a hidden section or paragraph
 	var hiddenBuf, delBuf, noteBuf strings.Builder
 	rowHidden := false
+	var hiddenCols []bool // column visibility of the current table
+	col := 0              // column of the next cell
+	inHiddenCell := false
+	var cellBuf strings.Builder
 	inCreator := false
 	var creator strings.Builder
 	for k := w.next(); k != tokNone; k = w.next() {
@@ -180,17 +184,34 @@ func (a *analysis) scanODFContent(name string, data []byte, s *odfScan) {
 				if st, _ := w.attr("style-name"); hiddenStyles[st] {
 					a.xl.hiddenSheets++
 				}
+				hiddenCols = hiddenCols[:0]
 			case "page":
 				if st, _ := w.attr("style-name"); hiddenStyles[st] {
 					a.ppt.hiddenSlides++
 				}
+			case "table-column":
+				v, _ := w.attr("visibility")
+				n := odfRepeat(w.attr("number-columns-repeated"))
+				for i := 0; i < n && len(hiddenCols) < maxODFColumns; i++ {
+					hiddenCols = append(hiddenCols, v == "collapse" || v == "filter")
+				}
 			case "table-row":
 				v, _ := w.attr("visibility")
 				rowHidden = v == "collapse" || v == "filter"
-			case "table-cell":
-				if _, ok := w.attr("value-type"); ok && rowHidden {
+				col = 0
+			case "table-cell", "covered-table-cell":
+				_, valued := w.attr("value-type")
+				colHidden := col < len(hiddenCols) && hiddenCols[col]
+				inHiddenCell = valued && (rowHidden || colHidden)
+				switch {
+				case !valued:
+				case rowHidden:
 					a.xl.hiddenRowCells++
+				case colHidden:
+					a.xl.hiddenColCells++
 				}
+				cellBuf.Reset()
+				col += odfRepeat(w.attr("number-columns-repeated"))
 			case "hidden-text", "hidden-paragraph":
 				hiddenDepth++
 				if v, ok := w.attr("string-value"); ok && strings.TrimSpace(v) != "" {
@@ -252,6 +273,9 @@ func (a *analysis) scanODFContent(name string, data []byte, s *odfScan) {
 				}
 			}
 		case tokText:
+			if inHiddenCell && cellBuf.Len() < 1024 {
+				cellBuf.Write(w.text)
+			}
 			if hiddenDepth > 0 && hiddenBuf.Len() < 1024 {
 				hiddenBuf.Write(w.text)
 			}
@@ -296,6 +320,12 @@ func (a *analysis) scanODFContent(name string, data []byte, s *odfScan) {
 				}
 			case "table-row":
 				rowHidden = false
+			case "table-cell", "covered-table-cell":
+				if t := strings.TrimSpace(cellBuf.String()); inHiddenCell && t != "" && len(a.xl.recovered) < maxSnippets {
+					a.xl.recovered = append(a.xl.recovered, t)
+				}
+				inHiddenCell = false
+				cellBuf.Reset()
 			}
 		}
 	}
@@ -305,6 +335,19 @@ func (a *analysis) scanODFContent(name string, data []byte, s *odfScan) {
 	if s.dde > 0 {
 		s.linkKinds["dde"] = s.dde
 	}
+}
+
+// maxODFColumns caps the column states kept for one table.
+const maxODFColumns = 16384
+
+// odfRepeat reads a number-*-repeated attribute: 1 when absent or bad,
+// capped so that a hostile count cannot stall the walk.
+func odfRepeat(v string, ok bool) int {
+	n, err := strconv.Atoi(v)
+	if !ok || err != nil || n < 1 {
+		return 1
+	}
+	return min(n, maxODFColumns)
 }
 
 // odfExternal returns href when it points outside the package (a URL, a

@@ -200,3 +200,12 @@ func TestODFHiddenSlide(t *testing.T) {
 		t.Errorf("hidden slides %v", h.Evidence["hiddenSlides"])
 	}
 }
+
+// TestODFHiddenCells: the same workbook as .ods.
+func TestODFHiddenCells(t *testing.T) {
+	r := odfReport(t, readTestdata(t, "legacy/libreoffice-hidden-rows.ods"))
+	h := expect(t, r, "office-hidden-content", report.Low, "office-hidden-content.hidden-cells")
+	if h.Evidence["hiddenRowCells"] != 2 || h.Evidence["hiddenColumnCells"] != 1 || h.Evidence["recovered"] != "internal margin 40% | Kickback | 999.5" {
+		t.Errorf("evidence %v", h.Evidence)
+	}
+}
