@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/doctrust/doctrust/engine/sniff"
 )
@@ -51,6 +52,9 @@ func FuzzLegacy(f *testing.F) {
 				t.Fatal(err)
 			}
 			checkInvariants(t, "fuzz", r)
+		}
+		if text := Text(context.Background(), data, 4096); len(text) > 4096 || !utf8.ValidString(text) {
+			t.Fatalf("text of %d bytes", len(text))
 		}
 	})
 }
