@@ -29,18 +29,19 @@ var textParts = []string{
 // OpenDocument package the text of content.xml; binary workbooks and
 // presentations give "".
 func Text(ctx context.Context, data []byte, maxBytes int) string {
-	switch sniff.Sniff(data).Format {
-	case sniff.DOC:
-		return cut(legacyWordText(data), maxBytes)
-	case sniff.ODT, sniff.ODS, sniff.ODP:
-		pkg := OpenPackage(data, DefaultBudget)
-		var b strings.Builder
-		appendODFText(ctx, pkg.ReadName("content.xml"), &b, maxBytes)
-		return cut(b.String(), maxBytes)
-	case sniff.XLS, sniff.PPT:
+	if cfb.Is(data) {
+		if sniff.Sniff(data).Format == sniff.DOC {
+			return cut(legacyWordText(data), maxBytes)
+		}
 		return ""
 	}
 	pkg := OpenPackage(data, DefaultBudget)
+	if pkg.Lookup("mimetype") != nil && pkg.Lookup("content.xml") != nil {
+		// OpenDocument: no OOXML part names, one content part.
+		var b strings.Builder
+		appendODFText(ctx, pkg.ReadName("content.xml"), &b, maxBytes)
+		return cut(b.String(), maxBytes)
+	}
 	var b strings.Builder
 	for _, prefix := range textParts {
 		for _, part := range pkg.Matching(prefix, ".xml") {
