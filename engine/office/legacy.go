@@ -289,6 +289,7 @@ func (l *legacy) externalLinks() *report.Finding {
 	for _, o := range l.objects {
 		if o.Linked {
 			counts["ole-link"]++
+			links = append(links, linkEntry{Kind: "ole-link", Host: report.Untrusted(linkHost(o.Target))})
 		}
 	}
 	if remoteTemplate(l.template) {
@@ -351,12 +352,15 @@ func (l *legacy) embeddedObjects() *report.Finding {
 
 func objectFinding(objs []oleObject) *report.Finding {
 	var files, exes []string
-	embedded := 0
+	embedded, equations := 0, 0
 	for _, o := range objs {
 		if o.Linked {
 			continue
 		}
 		embedded++
+		if o.Equation {
+			equations++
+		}
 		if o.File != "" || o.Source != "" {
 			name := o.File
 			if name == "" {
@@ -371,12 +375,20 @@ func objectFinding(objs []oleObject) *report.Finding {
 	if embedded == 0 {
 		return nil
 	}
-	ev := map[string]any{"oleObjects": embedded, "packages": 0, "activeX": 0, "fonts": 0, "executables": len(exes)}
+	ev := map[string]any{"oleObjects": embedded, "packages": 0, "activeX": 0, "fonts": 0, "executables": len(exes), "equationEditor": equations}
 	report.Capped(ev, "packagedFiles", files)
 	f := &report.Finding{Family: "office-embedded-objects", Evidence: ev}
-	if len(exes) > 0 {
+	switch {
+	case len(exes) > 0:
 		f.Severity = report.High
 		f.Message = report.Msg("office-embedded-objects.executable", "executables", len(exes), "ole", embedded)
+		if equations > 0 {
+			f.Notes = append(f.Notes, report.Msg("office-embedded-objects.equation-editor", "count", equations, "ole", embedded))
+		}
+		return f
+	case equations > 0:
+		f.Severity = report.High
+		f.Message = report.Msg("office-embedded-objects.equation-editor", "count", equations, "ole", embedded)
 		return f
 	}
 	f.Severity = report.Medium

@@ -451,3 +451,46 @@ func TestLegacyHiddenCells(t *testing.T) {
 		t.Errorf("evidence %v", h.Evidence)
 	}
 }
+
+func utf16Bytes(s string) []byte {
+	var b []byte
+	for _, c := range utf16.Encode([]rune(s)) {
+		b = binary.LittleEndian.AppendUint16(b, c)
+	}
+	return b
+}
+
+// TestObjectClasses: an Equation Editor 3.0 object (by its CompObj
+// ProgID) is high in a .doc and a .docx; a packaged program inside a
+// .docx's oleObject is high as in the binary formats; a linked object
+// names its source's host.
+func TestObjectClasses(t *testing.T) {
+	compObj := append(make([]byte, 28), "Microsoft Equation 3.0\x00Embedded Object\x00Equation.3\x00"...)
+	eq := map[string][]byte{"WordDocument": fib(0, []byte("x")), "ObjectPool/_5/\x01CompObj": compObj, "ObjectPool/_5/Equation Native": make([]byte, 64)}
+	r := legacyReport(t, buildCFB(t, eq))
+	if s := expect(t, r, "office-embedded-objects", report.High, "office-embedded-objects.equation-editor"); s.Evidence["equationEditor"] != 1 {
+		t.Errorf("evidence %v", s.Evidence)
+	}
+
+	link := append([]byte{1, 0, 0, 2, 1, 0, 0, 0}, make([]byte, 24)...)
+	link = append(append(link, utf16Bytes(`\\fileserver.example\share\rates.xlsx`)...), 0, 0)
+	r = legacyReport(t, buildCFB(t, map[string][]byte{"WordDocument": fib(0, []byte("x")), "ObjectPool/_6/\x01Ole": link}))
+	l := expect(t, r, "office-external-links", report.High, "office-external-links.ole-link")
+	if links := l.Evidence["links"].([]linkEntry); len(links) != 1 || links[0].Host != "fileserver.example" {
+		t.Errorf("links %v", links)
+	}
+
+	ct := `<Override PartName="/word/embeddings/oleObject1.bin" ContentType="application/vnd.openxmlformats-officedocument.oleObject"/>`
+	for name, obj := range map[string]map[string][]byte{
+		"office-embedded-objects.executable":      {"\x01Ole10Native": ole10Native("invoice.pdf.exe", `C:\invoice.pdf.exe`)},
+		"office-embedded-objects.equation-editor": {"\x01CompObj": compObj},
+		"office-embedded-objects.ole":             {"\x01Ole10Native": ole10Native("notes.txt", `C:\notes.txt`)},
+	} {
+		data := docx(t, ctDocx, para, entry{"[Content_Types].xml", contentTypesXML(ctDocx, ct)}, entry{"word/embeddings/oleObject1.bin", string(buildCFB(t, obj))})
+		sev := report.High
+		if name == "office-embedded-objects.ole" {
+			sev = report.Medium
+		}
+		expect(t, analyse(t, data), "office-embedded-objects", sev, name)
+	}
+}

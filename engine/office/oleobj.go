@@ -34,7 +34,48 @@ type oleObject struct {
 	Source     string // its source path as packaged
 	Ext        string // lower-case extension of File (or Source)
 	Executable bool
-	Linked     bool // the \x01Ole stream says the object is a link
+	Linked     bool   // the \x01Ole stream says the object is a link
+	Target     string // a linked object's source, as its moniker names it
+	Equation   bool   // an Equation Editor 3.0 object
+}
+
+// equationCLSID is Equation Editor 3.0's class id as a directory entry
+// stores it ({0002CE02-0000-0000-C000-000000000046}, little-endian
+// fields): the component of the CVE-2017-11882 and CVE-2018-0802 exploits.
+var equationCLSID = [16]byte{0x02, 0xCE, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0xC0, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x46}
+
+// monikerTarget finds the source a link moniker names: the first run of
+// printable characters, UTF-16 or 8-bit, that is a URL or a UNC or drive
+// path. Monikers are nested structures; the names inside them are enough.
+func monikerTarget(b []byte) string {
+	for _, width := range []int{2, 1} {
+		var run []rune
+		flush := func() string {
+			s := string(run)
+			run = run[:0]
+			if len(s) >= 6 && (strings.Contains(s, "://") || strings.HasPrefix(s, `\\`) || len(s) > 3 && s[1] == ':' && s[2] == '\\') {
+				return s
+			}
+			return ""
+		}
+		for i := 0; i+width <= len(b); i += width {
+			c := rune(b[i])
+			if width == 2 {
+				c = rune(binary.LittleEndian.Uint16(b[i:]))
+			}
+			if c >= 0x20 && c < 0x7F {
+				run = append(run, c)
+				continue
+			}
+			if s := flush(); s != "" {
+				return s
+			}
+		}
+		if s := flush(); s != "" {
+			return s
+		}
+	}
+	return ""
 }
 
 // executableExts are extensions Windows runs (or hands to a script host)
@@ -84,10 +125,17 @@ func objectFrom(f *cfb.File, idx int) oleObject {
 		case "\x01Ole10Native":
 			o.File, o.Source = parseOle10Native(f.Read(c, maxNativeHeader))
 		case "\x01Ole":
-			if b := f.Read(c, 64); len(b) >= 8 && binary.LittleEndian.Uint32(b[4:])&1 != 0 {
+			if b := f.Read(c, maxNativeHeader); len(b) >= 8 && binary.LittleEndian.Uint32(b[4:])&1 != 0 {
 				o.Linked = true
+				o.Target = monikerTarget(b[8:])
 			}
+		case "\x01CompObj":
+			b := f.Read(c, maxNativeHeader)
+			o.Equation = o.Equation || bytes.Contains(b, []byte("Equation.3")) || bytes.Contains(b, []byte("Microsoft Equation 3.0"))
 		}
+	}
+	if idx >= 0 && idx < len(f.Entries) && f.Entries[idx].CLSID == equationCLSID {
+		o.Equation = true
 	}
 	name := o.File
 	if path.Ext(strings.ReplaceAll(name, `\`, "/")) == "" {

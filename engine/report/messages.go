@@ -173,6 +173,7 @@ var catalogue = []entry{
 
 	{"office-embedded-objects.activex", "ActiveX controls present", "The package embeds {activex} ActiveX control part(s), {ole} OLE object(s), {packages} embedded package(s) and {fonts} font(s); none was opened."},
 	{"office-embedded-objects.executable", "Embedded program", "The document embeds {executables} packaged file(s) with a program's or script's extension among {ole} OLE object(s); none was opened."},
+	{"office-embedded-objects.equation-editor", "Equation Editor object", "The document embeds {count} Equation Editor 3.0 object(s) among {ole} OLE object(s): the component the CVE-2017-11882 and CVE-2018-0802 exploits run through; none was opened."},
 	{"office-embedded-objects.ole", "Embedded OLE objects", "The package embeds {ole} OLE object(s), {packages} embedded package(s) and {fonts} font(s); none was opened."},
 	{"office-embedded-objects.package", "Embedded packages", "The package embeds {packages} package(s) such as documents or workbooks, and {fonts} font(s); none was opened."},
 	{"office-embedded-objects.fonts", "Embedded fonts", "The package embeds {fonts} font(s)."},
