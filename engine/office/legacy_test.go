@@ -278,6 +278,19 @@ func TestLegacyHostile(t *testing.T) {
 			}
 		}),
 	}
+	// Two streams whose chains cross: the table stream starts on the
+	// WordDocument stream's first sector.
+	crossed := buildCFB(t, map[string][]byte{"WordDocument": fib(0x0200, bytes.Repeat([]byte("w"), 5000)), "1Table": bytes.Repeat([]byte("t"), 5000)})
+	dirAt := 512 + 512*int(binary.LittleEndian.Uint32(crossed[0x30:]))
+	var starts []int
+	for i := 1; i < 4; i++ {
+		if e := crossed[dirAt+i*128:]; e[66] == 2 {
+			starts = append(starts, dirAt+i*128+116)
+		}
+	}
+	// Directory order is sorted: 1Table, then WordDocument.
+	binary.LittleEndian.PutUint32(crossed[starts[0]:], binary.LittleEndian.Uint32(crossed[starts[1]:]))
+	cases["chains cross"] = crossed
 	for name, data := range cases {
 		r, err := AnalyzeLegacy(context.Background(), data, sniff.DOC, Options{})
 		if err != nil {
@@ -287,6 +300,9 @@ func TestLegacyHostile(t *testing.T) {
 		s := signal(r, "office-structure-anomalies")
 		if s.Message.Code != "office-structure-anomalies.compound-damaged" {
 			t.Errorf("%s: %s", name, codes(s))
+		}
+		if name == "chains cross" && !slices.Contains(s.Evidence["compoundFileDamage"].([]string), "cfb-chains-cross") {
+			t.Errorf("crossing chains not named: %v", s.Evidence["compoundFileDamage"])
 		}
 	}
 	// Not a compound file at all, or only its header.
