@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // Cells in hidden rows and columns of a .xls: the sheet substreams after
@@ -17,6 +18,9 @@ import (
 type biffCells struct {
 	rowCells, colCells int
 	recovered          []string
+	// notes are the texts of cell comments and text boxes (TXO records
+	// and the CONTINUE record after each), attacker-authored.
+	notes []string
 }
 
 // Limits of the sheet walk.
@@ -55,6 +59,7 @@ func scanBIFFCells(b []byte) biffCells {
 			c.recovered = append(c.recovered, value)
 		}
 	}
+	txoChars := 0 // characters the last TXO announced for its CONTINUE
 	for pos, n := 0, 0; pos+4 <= len(b) && n < maxBIFFRecords; n++ {
 		typ := binary.LittleEndian.Uint16(b[pos:])
 		size := int(binary.LittleEndian.Uint16(b[pos+2:]))
@@ -64,6 +69,26 @@ func scanBIFFCells(b []byte) biffCells {
 		d := b[pos+4 : pos+4+size]
 		pos += 4 + size
 		switch typ {
+		case 0x01B6: // TXO: a comment's or text box's text follows
+			txoChars = 0
+			if len(d) >= 12 {
+				txoChars = int(binary.LittleEndian.Uint16(d[10:]))
+			}
+			continue
+		case 0x003C: // CONTINUE
+			if txoChars > 0 && len(d) >= 1 && len(c.notes) < maxSnippets {
+				var t string
+				if d[0]&1 != 0 {
+					t = utf16le(d[1:min(len(d), 1+2*txoChars)])
+				} else {
+					t = latin1(d[1:min(len(d), 1+txoChars)])
+				}
+				if t = strings.TrimSpace(t); t != "" {
+					c.notes = append(c.notes, t)
+				}
+			}
+			txoChars = 0
+			continue
 		case 0x0809: // BOF: a new substream
 			sheet++
 			clear(hiddenRows)

@@ -98,7 +98,7 @@ func FuzzBIFF(f *testing.F) {
 	f.Add(biffWorkbook(rt(0x0085), boundSheet(2, 1, "M"), rt(0x0018), nameRecord(true, "\x01"), rt(0x01AE), supbook("cmd\x03x"), rt(0x0023), []byte{0, 0}))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s := scanBIFF(data, false)
-		if c := scanBIFFCells(data); len(c.recovered) > maxSnippets {
+		if c := scanBIFFCells(data); len(c.recovered) > maxSnippets || len(c.notes) > maxSnippets {
 			t.Fatal("recovered cap exceeded")
 		}
 		_ = decryptXLS(data)

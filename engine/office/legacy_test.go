@@ -510,3 +510,12 @@ func TestObjectClasses(t *testing.T) {
 		expect(t, analyse(t, data), "office-embedded-objects", sev, name)
 	}
 }
+
+// TestLegacyExcelComment: a cell comment of a .xls (TXO and CONTINUE) is
+// an injection carrier; so is the same comment in the .ods.
+func TestLegacyExcelComment(t *testing.T) {
+	r := legacyReport(t, readTestdata(t, "legacy/libreoffice-comment.xls"))
+	expect(t, r, "office-injection-markers", report.Medium, "office-injection-markers.directive")
+	r = odfReport(t, readTestdata(t, "legacy/libreoffice-comment.ods"))
+	expect(t, r, "office-injection-markers", report.Medium, "office-injection-markers.directive")
+}
