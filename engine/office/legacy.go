@@ -68,7 +68,8 @@ func AnalyzeLegacy(ctx context.Context, data []byte, format sniff.Format, opt Op
 		// analysis type serves both formats.
 		a := &analysis{ctx: ctx, opt: opt, format: format, props: l.props, kind: legacyKind(format), pkg: &Package{byName: map[string]*Part{}}}
 		a.word = l.word
-		a.comments = append(append([]string(nil), l.comments...), l.cells.notes...)
+		a.comments = append(append(append([]string(nil), l.comments...), l.cells.notes...), l.ppt.comments...)
+		a.ppt.recovered = l.ppt.hiddenText
 		a.xl.hiddenSheets, a.xl.veryHiddenSheets = l.biff.hiddenSheets, l.biff.veryHiddenSheets
 		a.ppt.hiddenSlides = l.ppt.hidden
 		a.xl.hiddenRowCells, a.xl.hiddenColCells, a.xl.recovered = l.cells.rowCells, l.cells.colCells, l.cells.recovered

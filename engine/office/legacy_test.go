@@ -2,9 +2,11 @@ package office
 
 import (
 	"bytes"
+	"compress/gzip"
 	"compress/zlib"
 	"context"
 	"encoding/binary"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -518,4 +520,36 @@ func TestLegacyExcelComment(t *testing.T) {
 	expect(t, r, "office-injection-markers", report.Medium, "office-injection-markers.directive")
 	r = odfReport(t, readTestdata(t, "legacy/libreoffice-comment.ods"))
 	expect(t, r, "office-injection-markers", report.Medium, "office-injection-markers.directive")
+}
+
+func readGzip(t testing.TB, name string) []byte {
+	t.Helper()
+	zr, err := gzip.NewReader(bytes.NewReader(readTestdata(t, name)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestLegacyPowerPointText: LibreOffice's .ppt with a slide comment to an
+// AI assistant and a hidden slide holding a bank account: the comment is
+// an injection carrier, the hidden slide's text is recovered, and Text
+// reads the slides; the genuine .ppt stays quiet.
+func TestLegacyPowerPointText(t *testing.T) {
+	data := readGzip(t, "legacy/libreoffice-comment-hidden-slide.ppt.gz")
+	r := legacyReport(t, data)
+	expect(t, r, "office-injection-markers", report.Medium, "office-injection-markers.directive")
+	h := expect(t, r, "office-hidden-content", report.Low, "office-hidden-content.hidden-slides")
+	if h.Evidence["recovered"] != "New bank account DE02 1203 0000 0000 2020 51" {
+		t.Errorf("recovered %q", h.Evidence["recovered"])
+	}
+	if got := Text(context.Background(), data, 4096); !strings.Contains(got, "Quarterly review") || !strings.Contains(got, "DE02 1203") {
+		t.Errorf("text %q", got)
+	}
+	g := legacyReport(t, readGzip(t, "legacy/genuine-libreoffice-slides.ppt.gz"))
+	quiet(t, g, "office-injection-markers", "office-hidden-content", "office-macros", "office-embedded-objects", "office-external-links", "office-metadata-anomalies")
 }

@@ -25,6 +25,7 @@ const (
 	maxPPTDepth      = 32
 	maxNativeHeader  = 4096 // bytes of a \x01Ole10Native header read for names
 	maxPPTStreamRead = 64 << 20
+	maxPPTText       = 1 << 20 // text kept for Text
 )
 
 // oleObject is one embedded or linked object. File and Source are
@@ -188,13 +189,18 @@ func objectStorages(f *cfb.File) []int {
 
 // pptScanResult is what the PowerPoint record walk found.
 type pptScanResult struct {
-	objects  []oleObject
-	vba      []vbaProject
-	links    int  // ExOleLinkAtom records
-	hidden   int  // slides whose SlideShowSlideInfoAtom sets fHidden
-	damaged  bool // a record runs past its container
-	limited  bool // an object was cut at a limit
-	expanded int64
+	objects []oleObject
+	vba     []vbaProject
+	links   int // ExOleLinkAtom records
+	hidden  int // slides whose SlideShowSlideInfoAtom sets fHidden
+	// hiddenText is the drawing text of hidden slides, comments the
+	// texts of slide comments, text all text atoms (for Text), each
+	// attacker-authored and capped.
+	hiddenText, comments []string
+	text                 []byte
+	damaged              bool // a record runs past its container
+	limited              bool // an object was cut at a limit
+	expanded             int64
 }
 
 // scanPPTRecords walks the "PowerPoint Document" stream's record tree
@@ -205,6 +211,12 @@ type pptScanResult struct {
 func scanPPTRecords(b []byte, budget int64) pptScanResult {
 	var r pptScanResult
 	records := 0
+	type slideCtx struct {
+		hidden bool
+		text   []string
+	}
+	var slide *slideCtx
+	inComment := 0
 	var walk func(d []byte, depth int)
 	walk = func(d []byte, depth int) {
 		for pos := 0; pos+8 <= len(d); {
@@ -224,17 +236,51 @@ func scanPPTRecords(b []byte, budget int64) pptScanResult {
 			body := d[pos : pos+n]
 			pos += n
 			switch {
-			case verInst&0xF == 0xF:
-				if depth < maxPPTDepth {
-					walk(body, depth+1)
-				} else {
-					r.damaged = true
+			case verInst&0xF == 0xF && depth >= maxPPTDepth:
+				r.damaged = true
+			case verInst&0xF == 0xF && typ == 0x03EE: // SlideContainer
+				outer := slide
+				slide = &slideCtx{}
+				walk(body, depth+1)
+				if slide.hidden && len(r.hiddenText) < maxSnippets {
+					r.hiddenText = append(r.hiddenText, slide.text...)
+				}
+				slide = outer
+			case verInst&0xF == 0xF && typ == 0x2EE0: // Comment10Container
+				inComment++
+				walk(body, depth+1)
+				inComment--
+			case verInst&0xF == 0xF, typ == 0x138B:
+				// BinaryTagDataBlob is an atom whose body is records: the
+				// PowerPoint 2002 extension holding a slide's comments.
+				walk(body, depth+1)
+			case typ == 0x0FA0 || typ == 0x0FA8: // TextCharsAtom, TextBytesAtom
+				t := latin1(body)
+				if typ == 0x0FA0 {
+					t = utf16le(body)
+				}
+				t = strings.TrimSpace(strings.ReplaceAll(t, "\r", "\n"))
+				if t == "" {
+					continue
+				}
+				if len(r.text) < maxPPTText {
+					r.text = append(append(r.text, t...), '\n')
+				}
+				if slide != nil && len(slide.text) < maxSnippets {
+					slide.text = append(slide.text, t)
+				}
+			case typ == 0x0FBA && inComment > 0 && verInst>>4 == 1: // CString: a comment's text
+				if t := strings.TrimSpace(utf16le(body)); t != "" && len(r.comments) < maxSnippets {
+					r.comments = append(r.comments, t)
 				}
 			case typ == 0x0FD1: // ExOleLinkAtom
 				r.links++
 			case typ == 0x03F9 && len(body) >= 12: // SlideShowSlideInfoAtom
 				if binary.LittleEndian.Uint16(body[10:])&0x0004 != 0 {
 					r.hidden++
+					if slide != nil {
+						slide.hidden = true
+					}
 				}
 			case typ == 0x1011: // ExOleObjStg
 				if len(r.objects)+len(r.vba) >= maxObjects {

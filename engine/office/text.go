@@ -25,13 +25,20 @@ var textParts = []string{
 // included. A hostile package gives what could be read; the walk stops at
 // the context's end.
 //
-// A binary Word document gives its text through the piece table, an
-// OpenDocument package the text of content.xml; binary workbooks and
-// presentations give "".
+// A binary Word document gives its text through the piece table, a
+// PowerPoint file its text atoms, an OpenDocument package the text of
+// content.xml; binary workbooks give "".
 func Text(ctx context.Context, data []byte, maxBytes int) string {
 	if cfb.Is(data) {
-		if sniff.Sniff(data).Format == sniff.DOC {
+		switch sniff.Sniff(data).Format {
+		case sniff.DOC:
 			return cut(legacyWordText(data), maxBytes)
+		case sniff.PPT:
+			if f := cfb.Open(data, DefaultBudget); f != nil {
+				if e := f.Lookup("PowerPoint Document"); e != nil && f.Lookup("EncryptedSummary") == nil {
+					return cut(strings.ToValidUTF8(string(scanPPTRecords(f.Read(e, legacyStreamLimit), DefaultBudget).text), ""), maxBytes)
+				}
+			}
 		}
 		return ""
 	}

@@ -216,7 +216,7 @@ var catalogue = []entry{
 	{"office-structure-anomalies.records-damaged", "Record streams read in part", "{count} stream(s) (property sets, workbook, slide or VBA records) stop early or declare lengths past their end; they were read only in part."},
 	{"office-structure-anomalies.encrypted-legacy", "Encrypted document not analysed", "The {format} document is password-protected ({method} encryption of its records), so its content was not analysed."},
 	{"office-structure-anomalies.default-password", "", "The package is encrypted with Excel's built-in default password (VelvetSweatshop), which Office applications open without asking; it was decrypted in memory and analysed."},
-	{"office-structure-anomalies.binary-not-covered", "", "In binary Office files, PowerPoint comments and slide text, and Word text hidden by a style rather than by direct formatting, are not decoded; macros, embedded objects, links, DDE fields, sheet, row, column and slide visibility, properties, Word's hidden runs and tracked changes, and Word and Excel comments are."},
+	{"office-structure-anomalies.binary-not-covered", "", "In binary Office files, Word text hidden by a style rather than by direct formatting, and the authors of Word's tracked changes, are not decoded; macros, embedded objects, links, DDE fields, sheet, row, column and slide visibility, properties, Word's hidden runs and tracked changes, and comments are."},
 	{"office-structure-anomalies.encrypted-package", "Encrypted package not analysed", "The {format} document is password-protected (an encrypted package inside a compound file), so its content was not analysed."},
 	// end of office families
 
