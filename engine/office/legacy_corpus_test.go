@@ -2,6 +2,7 @@ package office
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -71,6 +72,13 @@ func TestCorpusManifestFacts(t *testing.T) {
 			continue
 		}
 		checkInvariants(t, row.File, r)
+		if newFormats[filepath.Ext(row.File)] {
+			a, _ := json.Marshal(r)
+			b, _ := json.Marshal(analyzeAny(t, data))
+			if string(a) != string(b) {
+				t.Errorf("%s: report not deterministic", row.File)
+			}
+		}
 		if why, ok := manifestExceptions[row.File]; ok {
 			t.Logf("exception %s: %s", row.File, why)
 			continue
