@@ -113,10 +113,14 @@ func (d *Document) Inspect(ctx context.Context, opt Options) (rep *report.Report
 		return imageReport(ctx, data, s.Format)
 	}
 	if office.IsEncryptedPackage(data) {
-		// A password-protected docx/xlsx/pptx is a compound file, not a
-		// ZIP: reported as encrypted Office, not refused. Legacy binary
-		// .doc/.xls/.ppt hold no EncryptedPackage and stay unreadable.
-		return office.AnalyzeEncrypted(data), nil
+		// A password-protected docx/xlsx/pptx/xlsb is a compound file,
+		// not a ZIP: reported as encrypted Office, not refused, and
+		// analysed when Excel's default password opens it.
+		r, err := office.AnalyzeEncryptedPackage(ctx, data, office.Options{Now: opt.Now, Budget: opt.Budget})
+		if err != nil {
+			return nil, ErrDeadline
+		}
+		return r, nil
 	}
 	return nil, ErrUnreadable
 }
@@ -124,7 +128,14 @@ func (d *Document) Inspect(ctx context.Context, opt Options) (rep *report.Report
 // officeReport walks an Office package (engine/office); the blind-spot
 // disclosure of SPEC.md item 7 is part of every report it returns.
 func officeReport(ctx context.Context, data []byte, f sniff.Format, opt Options) (*report.Report, error) {
-	r, err := office.Analyze(ctx, data, f, office.Options{Now: opt.Now, Budget: opt.Budget})
+	analyse := office.Analyze
+	switch f {
+	case sniff.DOC, sniff.XLS, sniff.PPT:
+		analyse = office.AnalyzeLegacy
+	case sniff.ODT, sniff.ODS, sniff.ODP:
+		analyse = office.AnalyzeODF
+	}
+	r, err := analyse(ctx, data, f, office.Options{Now: opt.Now, Budget: opt.Budget})
 	if err != nil {
 		return nil, ErrDeadline
 	}

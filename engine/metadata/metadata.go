@@ -84,6 +84,17 @@ func ListSource(ctx context.Context, src Source, opt Options) (rep *Report, err 
 		}
 		b = newBuilder(report.MediaOffice, office.EncryptedFormat, size)
 		run = b.encryptedOffice
+		// Excel's default password opens the package: its properties
+		// are listed as if it were not encrypted, with a note.
+		if plain := office.DecryptDefault(data, opt.Budget); plain != nil {
+			if f := sniff.Sniff(plain).Format; f.Kind() == sniff.KindOffice && f.Walked() {
+				b = newBuilder(report.MediaOffice, string(f), size)
+				run = func() error {
+					b.note(report.Msg("office-structure-anomalies.default-password"))
+					return b.office(ctx, plain, f, opt)
+				}
+			}
+		}
 	}
 	defer func() {
 		// The panic value is dropped: it may quote document bytes.

@@ -10,9 +10,20 @@ import (
 
 // office lists an Office package: core, application and custom
 // properties, then every embedded image as if it were uploaded alone, its
-// containers marked with its part name.
+// containers marked with its part name. Binary .doc/.xls/.ppt list their
+// property sets (SummaryInformation, DocumentSummaryInformation) and ODF
+// its meta.xml under the same container names; Parts counts a compound
+// file's streams.
 func (b *builder) office(ctx context.Context, data []byte, format sniff.Format, opt Options) error {
-	l := office.List(ctx, data, opt.Budget)
+	var l *office.Listing
+	switch format {
+	case sniff.DOC, sniff.XLS, sniff.PPT:
+		l = office.ListLegacy(ctx, data, format, opt.Budget)
+	case sniff.ODT, sniff.ODS, sniff.ODP:
+		l = office.ListODF(ctx, data, opt.Budget)
+	default:
+		l = office.List(ctx, data, opt.Budget)
+	}
 	f := b.container("File")
 	f.add("FileType", fileType(format), "", "")
 	f.add("Parts", itoa(l.Parts), "", "")

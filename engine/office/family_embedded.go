@@ -1,9 +1,11 @@
 package office
 
 import (
+	"cmp"
 	"io"
 	"strings"
 
+	"github.com/doctrust/doctrust/engine/internal/cfb"
 	"github.com/doctrust/doctrust/engine/report"
 )
 
@@ -41,13 +43,42 @@ func (a *analysis) embeddedObjects() *report.Finding {
 	if len(ole)+len(pkgs)+len(activex)+len(fonts) == 0 {
 		return nil
 	}
+	// An OLE object is a compound file: the file the Packager wrapped in
+	// it, and its class, say whether it is a program or the Equation
+	// Editor, as for the binary formats.
+	var files, exes []string
+	equations := 0
+	for _, n := range ole {
+		cf := cfb.Open(a.pkg.ReadName(n), MaxPartBytes)
+		if cf == nil {
+			continue
+		}
+		o := objectFrom(cf, 0)
+		if o.Equation {
+			equations++
+		}
+		if name := cmp.Or(o.File, o.Source); name != "" {
+			files = append(files, report.Untrusted(name))
+			if o.Executable {
+				exes = append(exes, report.Untrusted(name))
+			}
+		}
+	}
 	ev := map[string]any{
 		"oleObjects": len(ole), "packages": len(pkgs), "activeX": len(activex), "fonts": len(fonts),
+		"executables": len(exes), "equationEditor": equations,
 	}
 	report.Capped(ev, "parts", untrustedList(append(append(append(append([]string(nil), activex...), ole...), pkgs...), fonts...)))
+	report.Capped(ev, "packagedFiles", files)
 	f := &report.Finding{Family: "office-embedded-objects", Evidence: ev}
 	params := []any{"ole", len(ole), "packages", len(pkgs), "activex", len(activex), "fonts", len(fonts)}
 	switch {
+	case len(exes) > 0:
+		f.Severity = report.High
+		f.Message = report.Msg("office-embedded-objects.executable", "executables", len(exes), "ole", len(ole))
+	case equations > 0:
+		f.Severity = report.High
+		f.Message = report.Msg("office-embedded-objects.equation-editor", "count", equations, "ole", len(ole))
 	case len(activex) > 0:
 		f.Severity = report.High
 		f.Message = report.Msg("office-embedded-objects.activex", params...)

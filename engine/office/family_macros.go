@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/doctrust/doctrust/engine/internal/cfb"
 	"github.com/doctrust/doctrust/engine/report"
 	"github.com/doctrust/doctrust/engine/sniff"
 )
@@ -25,6 +26,9 @@ func (a *analysis) macroParts() (vba, xlm []string) {
 		switch {
 		case path.Base(n) == "vbaproject.bin", ct == ctVBA, vbaTargets[n]:
 			vba = append(vba, p.Name)
+		case strings.Contains(n, "/_rels/"), strings.Contains(n, "binaryindex"):
+			// A sheet's relationships and the binary workbook's
+			// index are not sheets.
 		case strings.HasPrefix(n, "xl/macrosheets/"), strings.HasPrefix(n, "xl/intlmacrosheets/"),
 			strings.Contains(ct, "ms-excel.macrosheet"), strings.Contains(ct, "ms-excel.intlmacrosheet"):
 			xlm = append(xlm, p.Name)
@@ -39,19 +43,23 @@ func (a *analysis) hasMacros() bool {
 }
 
 func macroEnabled(f sniff.Format) bool {
-	return f == sniff.DOCM || f == sniff.XLSM || f == sniff.PPTM
+	// A binary workbook is the one format that may carry macros under
+	// one name.
+	return f == sniff.DOCM || f == sniff.XLSM || f == sniff.PPTM || f == sniff.XLSB
 }
 
 // macros reports VBA projects and macro sheets. A package whose main content
 // type claims the macro-free form while carrying macros is the high variant:
 // Office will not run them from a .docx, but a renamed copy will, and the
 // mismatch is itself a sign of crafting. Module names come from the VBA
-// project's compound-file directory; no macro is decompressed or run.
+// project's dir stream, and the module source is decompressed (bounded) to
+// find entry points that run on open and the keywords malware uses, as for
+// the binary formats; nothing is run.
 func (a *analysis) macros() *report.Finding {
 	vba, xlm := a.macroParts()
 	enabled := macroEnabled(a.format)
 	if len(vba)+len(xlm) == 0 {
-		if !enabled {
+		if !enabled || a.format == sniff.XLSB {
 			return nil
 		}
 		return &report.Finding{
@@ -62,17 +70,32 @@ func (a *analysis) macros() *report.Finding {
 		}
 	}
 	var modules []string
+	var projects []vbaProject
 	for _, n := range vba {
-		for _, m := range vbaModuleNames(a.pkg.ReadName(n)) {
-			modules = append(modules, report.Untrusted(m))
+		data := a.pkg.ReadName(n)
+		ps := readVBAProjects(cfb.Open(data, MaxPartBytes))
+		projects = append(projects, ps...)
+		if len(ps) == 0 {
+			// No readable dir stream: the directory's stream names.
+			for _, m := range vbaModuleNames(data) {
+				modules = append(modules, report.Untrusted(m))
+			}
+		}
+		for _, p := range ps {
+			for _, m := range p.modules {
+				modules = append(modules, report.Untrusted(m))
+			}
 		}
 	}
+	_, auto, kw, _ := mergeVBA(projects)
 	parts := untrustedList(append(append([]string(nil), vba...), xlm...))
 	ev := map[string]any{
-		"macroEnabledType": enabled,
-		"vbaProject":       len(vba) > 0,
-		"xlmSheets":        len(xlm),
-		"autoOpenNames":    a.xl.autoOpenNames,
+		"macroEnabledType":   enabled,
+		"vbaProject":         len(vba) > 0,
+		"xlmSheets":          len(xlm),
+		"autoOpenNames":      a.xl.autoOpenNames,
+		"autoExec":           auto,
+		"suspiciousKeywords": kw,
 	}
 	report.Capped(ev, "parts", parts)
 	report.Capped(ev, "modules", modules)
@@ -81,6 +104,9 @@ func (a *analysis) macros() *report.Finding {
 	case !enabled:
 		f.Severity = report.High
 		f.Message = report.Msg("office-macros.disguised", "parts", len(parts), "format", report.Kind(a.format))
+	case len(auto) > 0 && len(kw) > 0:
+		f.Severity = report.High
+		f.Message = report.Msg("office-macros.vba-autoexec", "autoexec", len(auto), "keywords", len(kw), "modules", len(modules))
 	case len(vba) > 0:
 		f.Severity = report.Medium
 		f.Message = report.Msg("office-macros.vba", "parts", len(vba), "modules", len(modules))
@@ -90,6 +116,11 @@ func (a *analysis) macros() *report.Finding {
 	}
 	if len(vba) > 0 && len(xlm) > 0 {
 		f.Notes = append(f.Notes, report.Msg("office-macros.xlm", "sheets", len(xlm)))
+	}
+	// Excel 4 macros named to run on open are how XLM droppers start.
+	if len(xlm) > 0 && a.xl.autoOpenNames > 0 {
+		f.Severity = report.High
+		f.Notes = append(f.Notes, report.Msg("office-macros.xlm-auto-open", "names", a.xl.autoOpenNames))
 	}
 	return f
 }

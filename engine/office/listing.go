@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/doctrust/doctrust/engine/report"
+	"github.com/doctrust/doctrust/engine/sniff"
 )
 
 // Property is one document property for the metadata listing. Name is
@@ -24,6 +25,7 @@ type Listing struct {
 	Core, App, Custom []Property
 	Parts             int
 	a                 *analysis
+	lg                *legacy // set for a binary (compound-file) document
 }
 
 // imageExts are the extensions of parts that may carry EXIF or XMP. The
@@ -62,6 +64,39 @@ func listProps(in []prop, prefixed bool) []Property {
 		out = append(out, Property{Name: name, Value: v})
 	}
 	return out
+}
+
+// ListLegacy reads the property sets of a binary .doc, .xls or .ppt for the
+// metadata listing, under the names List uses for core.xml and app.xml.
+// Parts counts the compound file's streams; Images yields nothing.
+func ListLegacy(ctx context.Context, data []byte, format sniff.Format, budget int64) *Listing {
+	lg := openLegacy(ctx, data, format, budget)
+	a := &analysis{ctx: ctx, props: lg.props, pkg: &Package{byName: map[string]*Part{}}}
+	l := &Listing{a: a, lg: lg}
+	if lg.f != nil {
+		l.Parts = len(lg.f.Streams())
+	}
+	l.fill()
+	return l
+}
+
+// ListODF reads an OpenDocument package's meta.xml for the metadata
+// listing (initial creator as creator, dc:creator as last modified by, as
+// the report does); Images yields its pictures.
+func ListODF(ctx context.Context, data []byte, budget int64) *Listing {
+	a := &analysis{ctx: ctx, pkg: OpenPackage(data, budget)}
+	a.props = odfMeta(a, a.pkg.ReadName("meta.xml"))
+	l := &Listing{Parts: len(a.pkg.Parts), a: a}
+	l.fill()
+	return l
+}
+
+func (l *Listing) fill() {
+	l.Core = listProps(l.a.props.core, true)
+	l.App = listProps(l.a.props.app, false)
+	for _, p := range l.a.props.custom {
+		l.Custom = append(l.Custom, Property{Name: p.Name, Value: strings.TrimSpace(p.Value), Type: p.Prefix})
+	}
 }
 
 // Images yields the name and bytes of every part whose extension names an
@@ -105,5 +140,11 @@ func (l *Listing) Structure() *report.Finding {
 	}
 	l.a.packageChecks(ev, add)
 	l.a.malformedCheck(ev, add)
+	if l.lg != nil {
+		s := l.lg.structure()
+		if s.Severity != report.Info {
+			vs = append(vs, report.Variant{Severity: s.Severity, Message: s.Message})
+		}
+	}
 	return report.Compose("office-structure-anomalies", vs, ev)
 }

@@ -27,7 +27,16 @@ func (a *analysis) scanExcel() {
 	if wb == nil {
 		wb = a.pkg.Lookup("xl/workbook.xml")
 	}
-	if wb != nil {
+	if wb != nil && strings.HasSuffix(wb.lower, ".bin") {
+		if a.scanXLSBWorkbook(a.pkg.Read(wb)) {
+			a.malformed = append(a.malformed, wb.Name)
+		}
+		for _, part := range a.pkg.Matching("xl/externallinks/", ".bin") {
+			if a.scanXLSBExternalLink(a.pkg.Read(part)) {
+				a.malformed = append(a.malformed, part.Name)
+			}
+		}
+	} else if wb != nil {
 		w := newWalker(a.ctx, a.pkg.Read(wb))
 		for k := w.next(); k != tokNone; k = w.next() {
 			if k != tokStart {

@@ -65,3 +65,17 @@ func TestTextBounded(t *testing.T) {
 		t.Fatal("text from a broken package")
 	}
 }
+
+// TestTextLegacyAndODF: the ledger's text reader reads a binary Word
+// document through its piece table and an OpenDocument text's content.xml.
+func TestTextLegacyAndODF(t *testing.T) {
+	for _, name := range []string{"legacy/genuine-libreoffice-invoice.doc", "legacy/genuine-libreoffice-invoice.odt"} {
+		got := Text(context.Background(), readTestdata(t, name), 4096)
+		if !strings.Contains(got, "Supplier: Example Trading Ltd") || !strings.Contains(got, "1,250.00 EUR") {
+			t.Errorf("%s: text %q", name, got)
+		}
+	}
+	if got := Text(context.Background(), readTestdata(t, "legacy/genuine-libreoffice-invoice.xls"), 4096); got != "" {
+		t.Errorf("xls text %q", got)
+	}
+}

@@ -180,6 +180,8 @@ var catalogue = []entry{
 	{"office-macros.enabled-no-macros", "Macro-enabled format without macros", "The package uses the macro-enabled {format} format but carries no macro parts."},
 	{"office-macros.disguised", "Macros in a macro-free format", "The package declares the macro-free {format} format yet carries {parts#macro part|macro parts}; nothing was run."},
 	{"office-macros.vba", "VBA macros present", "The package carries {parts#VBA project|VBA projects} with {modules#module stream|module streams}; nothing was run."},
+	{"office-macros.vba-autoexec", "Macros that run on open and reach the system", "The document carries VBA macros with {autoexec#entry point|entry points} that run when it opens or closes and {keywords#keyword|keywords} used to start programs, fetch or write files, call Windows or hide code, in {modules#module|modules}; nothing was run."},
+	{"office-macros.xlm-auto-open", "", "{names#defined name (Auto_Open, Auto_Close) runs|defined names (Auto_Open, Auto_Close) run} the Excel 4 macros automatically when the workbook opens or closes: the macros are set to auto-open."},
 	{"office-macros.xlm", "Excel 4 macro sheets present", "The package carries {sheets#Excel 4 (XLM) macro sheet|Excel 4 (XLM) macro sheets}; nothing was run."},
 
 	{"office-external-links.dde", "DDE link present", "The document carries {count#DDE field or link|DDE fields or links}, which can start a program when links update, among {total#external link|external links}; nothing was followed."},
@@ -188,6 +190,8 @@ var catalogue = []entry{
 	{"office-external-links.remote-content", "Remote content", "The document references {count#remote resource|remote resources} such as images, frames or external workbooks, among {total#external link|external links}; nothing was fetched."},
 
 	{"office-embedded-objects.activex", "ActiveX controls present", "The package embeds {activex#ActiveX control part|ActiveX control parts}, {ole#OLE object|OLE objects}, {packages#embedded package|embedded packages} and {fonts#font|fonts}; none was opened."},
+	{"office-embedded-objects.executable", "Embedded program", "The document embeds {executables#packaged file|packaged files} with a program's or script's extension among {ole#OLE object|OLE objects}; none was opened."},
+	{"office-embedded-objects.equation-editor", "Equation Editor object", "The document embeds {count#Equation Editor 3.0 object|Equation Editor 3.0 objects} among {ole#OLE object|OLE objects}: the component the CVE-2017-11882 and CVE-2018-0802 exploits run through; none was opened."},
 	{"office-embedded-objects.ole", "Embedded OLE objects", "The package embeds {ole#OLE object|OLE objects}, {packages#embedded package|embedded packages} and {fonts#font|fonts}; none was opened."},
 	{"office-embedded-objects.package", "Embedded packages", "The package embeds {packages#package|packages} such as documents or workbooks, and {fonts#font|fonts}; none was opened."},
 	{"office-embedded-objects.fonts", "Embedded fonts", "The package embeds {fonts#font|fonts}."},
@@ -231,6 +235,12 @@ var catalogue = []entry{
 	{"office-structure-anomalies.content-type-mismatch", "Content types lie about parts", "{count#part|parts} do not match the content type declared for them."},
 	{"office-structure-anomalies.missing-targets", "Missing relationship targets", "{count#relationship target names a part|relationship targets name parts} that the package does not hold."},
 	{"office-structure-anomalies.unusual-parts", "Unusual extra parts", "{count#part|parts} sit outside the folders Office applications write."},
+	{"office-structure-anomalies.compound-walked", "Compound file walked", "The {format} compound file's {streams#stream was|streams were} walked; no structural anomaly was found."},
+	{"office-structure-anomalies.compound-damaged", "Compound file damaged", "The compound file's header, allocation chains or directory are damaged ({count#kind of damage|kinds of damage}: truncation, loops, crossing chains or directory cycles); what could be read was analysed."},
+	{"office-structure-anomalies.records-damaged", "Record streams read in part", "{count#stream|streams} (property sets, workbook, slide or VBA records) {count?stops|stop} early or {count?declares|declare} lengths past {count?its|their} end; {count?it was|they were} read only in part."},
+	{"office-structure-anomalies.encrypted-legacy", "Encrypted document not analysed", "The {format} document is password-protected ({method} encryption of its records), so its content was not analysed."},
+	{"office-structure-anomalies.default-password", "", "The package is encrypted with Excel's built-in default password (VelvetSweatshop), which Office applications open without asking; it was decrypted in memory and analysed."},
+	{"office-structure-anomalies.binary-not-covered", "", "In binary Office files, Word text hidden by a style rather than by direct formatting, and the authors of Word's tracked changes, are not decoded; macros, embedded objects, links, DDE fields, sheet, row, column and slide visibility, properties, Word's hidden runs and tracked changes, and comments are."},
 	{"office-structure-anomalies.encrypted-package", "Encrypted package not analysed", "The {format} document is password-protected (an encrypted package inside a compound file), so its content was not analysed."},
 	// end of office families
 

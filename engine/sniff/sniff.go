@@ -13,8 +13,13 @@
 //     first bytes belong to another format: a PDF reader would open them).
 //  2. Fixed signatures at offset 0: JPEG, PNG, GIF, TIFF/BigTIFF, WebP, BMP
 //     and ISOBMFF "ftyp" brands (AVIF, HEIC, HEIF).
+//     A compound file (CFB) is decided by its root streams: WordDocument
+//     makes a .doc, Workbook or Book a .xls, "PowerPoint Document" a .ppt;
+//     any other compound file is Unknown.
 //  3. ZIP packages that are Office Open XML documents (docx, docm, xlsx,
-//     xlsm, pptx, pptm). Any other ZIP is Unknown.
+//     xlsm, pptx, pptm, and the binary workbook xlsb), then OpenDocument
+//     packages (odt, ods, odp, by the mimetype entry or the manifest's
+//     root media type). Any other ZIP is Unknown.
 //  4. A header-less PDF body: an indirect object header "N G obj" at the
 //     start (after comments and white space) plus a PDF trailer keyword
 //     (startxref, trailer or %%EOF) anywhere in the file.
@@ -49,6 +54,8 @@ import (
 	"io"
 	"path"
 	"strings"
+
+	"github.com/doctrust/doctrust/engine/internal/cfb"
 )
 
 // Format is the detected container format.
@@ -73,6 +80,15 @@ const (
 	TIFF    Format = "tiff"
 	GIF     Format = "gif"
 	BMP     Format = "bmp"
+	// Binary Office 97-2003 (compound files) and the binary workbook.
+	DOC  Format = "doc"
+	XLS  Format = "xls"
+	PPT  Format = "ppt"
+	XLSB Format = "xlsb"
+	// OpenDocument.
+	ODT Format = "odt"
+	ODS Format = "ods"
+	ODP Format = "odp"
 )
 
 // Kind groups formats the way the report's mediaType does.
@@ -92,7 +108,7 @@ func (f Format) Kind() Kind {
 	switch f {
 	case PDF:
 		return KindPDF
-	case DOCX, DOCM, XLSX, XLSM, PPTX, PPTM:
+	case DOCX, DOCM, XLSX, XLSM, PPTX, PPTM, DOC, XLS, PPT, XLSB, ODT, ODS, ODP:
 		return KindOffice
 	case JPEG, PNG, WebP, HEIC, HEIF, AVIF, TIFF, GIF, BMP:
 		return KindImage
@@ -104,7 +120,8 @@ func (f Format) Kind() Kind {
 // TIFF, GIF, BMP: recognised, reported, not walked; false for Unknown).
 func (f Format) Walked() bool {
 	switch f {
-	case PDF, DOCX, DOCM, XLSX, XLSM, PPTX, PPTM, JPEG, PNG, WebP, HEIC, HEIF, AVIF:
+	case PDF, DOCX, DOCM, XLSX, XLSM, PPTX, PPTM, JPEG, PNG, WebP, HEIC, HEIF, AVIF,
+		DOC, XLS, PPT, XLSB, ODT, ODS, ODP:
 		return true
 	}
 	return false
@@ -153,6 +170,9 @@ func Sniff(b []byte) Result {
 	}
 	if looksZip(b) {
 		if f := sniffOOXML(b); f != Unknown {
+			return Result{Format: f}
+		}
+		if f := sniffODF(b); f != Unknown {
 			return Result{Format: f}
 		}
 		// Not OOXML. A ZIP that starts with a local header cannot pass
@@ -400,6 +420,11 @@ func signature(b []byte) (Format, bool) {
 		return sniffFtyp(b), true
 	case isBMP(b):
 		return BMP, true
+	case cfb.Is(b):
+		// Decisive: a compound file that is none of the three
+		// binary Office formats (an encrypted OOXML package, an
+		// Outlook message, a thumbnail cache) is not another format.
+		return sniffCFB(b), true
 	}
 	return Unknown, false
 }
@@ -519,6 +544,8 @@ func mainContentType(ct string) Format {
 		"application/vnd.openxmlformats-officedocument.presentationml.slideshow.main+xml",
 		"application/vnd.openxmlformats-officedocument.presentationml.template.main+xml":
 		return PPTX
+	case "application/vnd.ms-excel.sheet.binary.macroenabled.main":
+		return XLSB
 	case "application/vnd.ms-powerpoint.presentation.macroenabled.main+xml",
 		"application/vnd.ms-powerpoint.slideshow.macroenabled.main+xml",
 		"application/vnd.ms-powerpoint.template.macroenabled.main+xml",
@@ -573,7 +600,7 @@ func sniffOOXML(b []byte) Format {
 		}
 	}
 	// Well-known main parts, used when _rels/.rels does not lead to one.
-	for _, name := range [...]string{"word/document.xml", "xl/workbook.xml", "ppt/presentation.xml"} {
+	for _, name := range [...]string{"word/document.xml", "xl/workbook.xml", "ppt/presentation.xml", "xl/workbook.bin"} {
 		if findPart(files, name) != nil && !containsFold(candidates, name) {
 			candidates = append(candidates, name)
 		}
@@ -620,10 +647,13 @@ func containsFold(list []string, s string) bool {
 }
 
 // formatByPartName maps a main XML part's folder to its family, choosing
-// the macro-enabled form when the package holds a VBA project. Non-XML main
-// parts (the binary workbook of .xlsb) are not OOXML documents walked here.
+// the macro-enabled form when the package holds a VBA project. The one
+// non-XML main part recognised is the binary workbook of .xlsb.
 func formatByPartName(name string, hasVBA bool) Format {
 	dir, _, ok := strings.Cut(name, "/")
+	if ok && strings.EqualFold(name, "xl/workbook.bin") {
+		return XLSB
+	}
 	if !ok || !hasSuffixFold(name, ".xml") {
 		return Unknown
 	}

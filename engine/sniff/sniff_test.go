@@ -290,7 +290,7 @@ func sniffCases(tb testing.TB) []sniffCase {
 			zipEntry{"[Content_Types].xml", contentTypesXML("/xl/workbook.bin", ctXlsb)},
 			zipEntry{"_rels/.rels", relsXML(relTypeOfficeDoc, "xl/workbook.bin")},
 			zipEntry{"xl/workbook.bin", "\x83\x01\x00"},
-		), only(Unknown)},
+		), only(XLSB)},
 		{"zip without content types", buildZip(tb,
 			zipEntry{"_rels/.rels", relsXML(relTypeOfficeDoc, "word/document.xml")},
 			zipEntry{"word/document.xml", mainXML},
@@ -304,6 +304,13 @@ func sniffCases(tb testing.TB) []sniffCase {
 			zipEntry{"mimetype", "application/vnd.oasis.opendocument.text"},
 			zipEntry{"content.xml", `<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"/>`},
 			zipEntry{"META-INF/manifest.xml", `<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"/>`},
+		), only(ODT)},
+		{"odf spreadsheet template by manifest", buildZip(tb,
+			zipEntry{"content.xml", `<office:document-content/>`},
+			zipEntry{"META-INF/manifest.xml", `<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"><manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.spreadsheet-template"/></manifest:manifest>`},
+		), only(ODS)},
+		{"odf drawing", buildZip(tb,
+			zipEntry{"mimetype", "application/vnd.oasis.opendocument.graphics"},
 		), only(Unknown)},
 		{"jar", buildZip(tb,
 			zipEntry{"META-INF/MANIFEST.MF", "Manifest-Version: 1.0\n"},
@@ -399,11 +406,13 @@ var wantKind = map[Format]Kind{
 	DOCX:    KindOffice, DOCM: KindOffice, XLSX: KindOffice, XLSM: KindOffice, PPTX: KindOffice, PPTM: KindOffice,
 	JPEG: KindImage, PNG: KindImage, WebP: KindImage, HEIC: KindImage, HEIF: KindImage, AVIF: KindImage,
 	TIFF: KindImage, GIF: KindImage, BMP: KindImage,
+	DOC: KindOffice, XLS: KindOffice, PPT: KindOffice, XLSB: KindOffice, ODT: KindOffice, ODS: KindOffice, ODP: KindOffice,
 }
 
 var wantWalked = map[Format]bool{
 	PDF: true, DOCX: true, DOCM: true, XLSX: true, XLSM: true, PPTX: true, PPTM: true,
 	JPEG: true, PNG: true, WebP: true, HEIC: true, HEIF: true, AVIF: true,
+	DOC: true, XLS: true, PPT: true, XLSB: true, ODT: true, ODS: true, ODP: true,
 }
 
 func TestKindAndWalked(t *testing.T) {
@@ -415,7 +424,7 @@ func TestKindAndWalked(t *testing.T) {
 			t.Errorf("%q.Walked() = %v, want %v", f, got, wantWalked[f])
 		}
 	}
-	for _, f := range []Format{"PDF", "doc", "xlsb", "mp4", " pdf"} {
+	for _, f := range []Format{"PDF", "DOC", "wpd", "mp4", " pdf", "odg"} {
 		if f.Kind() != KindNone || f.Walked() {
 			t.Errorf("%q: Kind %q Walked %v, want none/false", f, f.Kind(), f.Walked())
 		}
@@ -505,6 +514,8 @@ var corpusExceptions = map[string]exception{
 	"office/poi/document/bug53475-password-is-solrcell.docx":                                     {Unknown, "encrypted=yes", "encrypted: OLE compound file, not a ZIP"},
 	"office/poi/poifs/protected_agile.docx":                                                      {Unknown, "encrypted=yes", "encrypted (agile): OLE compound file, not a ZIP"},
 	"office/poi/spreadsheet/protected_passtika.xlsx":                                             {Unknown, "encrypted=yes", "encrypted: OLE compound file, not a ZIP"},
+	"office/poi/spreadsheet/protected_passtika.xlsb":                                             {Unknown, "-", "encrypted binary workbook (EncryptedPackage): OLE compound file, not a ZIP"},
+	"office/oletools/encrypted/dde-test-encrypt-standardpassword.xlsb":                           {Unknown, "encrypted=yes", "encrypted: OLE compound file, not a ZIP"},
 	"office/poi/document/clusterfuzz-testcase-minimized-POIXWPFFuzzer-4791943399604224.docx":     {Unknown, "hostile=yes", "fuzzer reproducer: archive/zip rejects the central directory"},
 	"office/poi/document/clusterfuzz-testcase-minimized-POIXWPFFuzzer-5166796835258368.docx":     {Unknown, "hostile=yes", "fuzzer reproducer: archive/zip rejects the central directory"},
 	"office/poi/document/clusterfuzz-testcase-minimized-POIXWPFFuzzer-5313273089884160.docx":     {Unknown, "hostile=yes", "fuzzer reproducer: archive/zip rejects the central directory"},
@@ -531,9 +542,11 @@ var officeExt = map[string]Format{
 	// template, show and add-in forms map onto their family
 	".dotx": DOCX, ".dotm": DOCM, ".xltx": XLSX, ".xltm": XLSM, ".xlam": XLSM,
 	".potx": PPTX, ".ppsx": PPTX, ".potm": PPTM, ".ppsm": PPTM, ".ppam": PPTM,
-	// not OOXML documents: OLE compound files, ODF, XPS, binary workbooks
-	".doc": Unknown, ".xls": Unknown, ".ppt": Unknown, ".pot": Unknown, ".xla": Unknown,
-	".xlt": Unknown, ".xlsb": Unknown, ".odp": Unknown, ".ods": Unknown, ".xps": Unknown,
+	// binary Office (compound files): templates and add-ins map onto their family
+	".doc": DOC, ".xls": XLS, ".ppt": PPT, ".pot": PPT, ".xla": XLS, ".xlt": XLS,
+	".xlsb": XLSB, ".odp": ODP, ".ods": ODS, ".odt": ODT,
+	// XPS is not an Office document
+	".xps": Unknown,
 }
 
 var pdfCategories = []string{"pdf-general", "pdf-incremental", "pdf-signed", "pdf-redaction"}
