@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"context"
+	"errors"
 	"net"
 	"net/http"
 	"strconv"
@@ -83,6 +85,11 @@ func (rp *reply) quotaHeaders() {
 }
 
 func (rp *reply) error(err error) {
+	if apiError(err).Code == Internal && errors.Is(rp.r.Context().Err(), context.Canceled) {
+		// The client went away (while queued, analysed or charged): its
+		// fault, not the server's; nobody reads this answer but the log.
+		err = E(InvalidRequest, "message", "the client closed the request")
+	}
 	if e := apiError(err); e.Code == Internal {
 		// Store and pipeline errors carry no document bytes; log the
 		// failure so an operator sees more than a 500.

@@ -42,6 +42,7 @@ const (
 	QuotaExceeded    Code = "quota_exceeded"
 	RateLimited      Code = "rate_limited"
 	Busy             Code = "busy"
+	RequestTimeout   Code = "request_timeout"
 	Internal         Code = "internal_error"
 	// billing
 	InvalidSignature      Code = "invalid_signature"
@@ -80,6 +81,7 @@ var statuses = map[Code]int{
 	QuotaExceeded:    http.StatusTooManyRequests,
 	RateLimited:      http.StatusTooManyRequests,
 	Busy:             http.StatusServiceUnavailable,
+	RequestTimeout:   http.StatusRequestTimeout,
 	Internal:         http.StatusInternalServerError,
 	// billing
 	InvalidSignature:      http.StatusBadRequest,

@@ -61,15 +61,20 @@ type Config struct {
 	// TrustedProxyHops: how many proxies in front append to
 	// X-Forwarded-For (0: the peer address is the client).
 	TrustedProxyHops int
-	MaxUploadMB      int      // default 10
-	AllowedOrigins   []string // browser origins allowed besides the service's own
-	PublicBaseURL    string
-	Logger           *slog.Logger
+	// BodyReadTimeout bounds the reading of an upload (0: DefaultBodyReadTimeout).
+	BodyReadTimeout time.Duration
+	MaxUploadMB     int      // default 10
+	AllowedOrigins  []string // browser origins allowed besides the service's own
+	PublicBaseURL   string
+	Logger          *slog.Logger
 }
 
 // Server is the API's http.Handler.
 type Server struct {
-	cfg     Config
+	cfg Config
+	// budget bounds the upload bytes held by requests in flight: one
+	// upload at the cap for every place of the pool (SPEC.md's busy).
+	budget  *pool.Budget
 	mux     *http.ServeMux
 	origins map[string]bool
 }
@@ -85,7 +90,11 @@ func New(cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
+	if cfg.BodyReadTimeout <= 0 {
+		cfg.BodyReadTimeout = DefaultBodyReadTimeout
+	}
 	s := &Server{cfg: cfg, mux: http.NewServeMux(), origins: map[string]bool{}}
+	s.budget = pool.NewBudget(int64(cfg.Pool.Places()) * (s.uploadCap() + multipartSlack))
 	for _, o := range cfg.AllowedOrigins {
 		if o = strings.TrimRight(strings.TrimSpace(o), "/"); o != "" {
 			s.origins[o] = true
@@ -206,6 +215,9 @@ func (r *recorder) WriteHeader(code int) {
 	}
 	r.ResponseWriter.WriteHeader(code)
 }
+
+// Unwrap lets http.ResponseController reach the connection (read deadlines).
+func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
 func (r *recorder) Write(b []byte) (int, error) {
 	r.wrote = true
