@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -200,5 +201,35 @@ func TestClientFaultsAreNotServerFaults(t *testing.T) {
 	}
 	if s := e.srv.Config.Handler.(*Server); s.budget.Held() != 0 {
 		t.Fatalf("budget holds %d after the faults", s.budget.Held())
+	}
+}
+
+// outageStore is a store whose every read fails as a paused or stopped
+// DynamoDB does once its deadline passed.
+type outageStore struct{ store.Store }
+
+func (outageStore) Count(context.Context, string) (int, error) {
+	return 0, fmt.Errorf("%w: dial tcp: connection refused", store.ErrUnavailable)
+}
+
+func (outageStore) KeyByHash(context.Context, string) (store.APIKey, error) {
+	return store.APIKey{}, fmt.Errorf("%w: operation error DynamoDB: GetItem, context deadline exceeded", store.ErrUnavailable)
+}
+
+// TestStoreOutageIs503: an unreachable store answers 503
+// store_unavailable with Retry-After, logged as a warning, and the body
+// is not read.
+func TestStoreOutageIs503(t *testing.T) {
+	e := newEnv(t, func(c *Config) { c.Meter.Store = outageStore{c.Meter.Store} })
+	for _, h := range []map[string]string{nil, {"Authorization": "Bearer svc_" + strings.Repeat("a", 40)}} {
+		wb, rec, body := direct(t, e, "/api/v1/inspect", h, pdfBytes(t))
+		if rec.Code != 503 || body["error"] != "store_unavailable" || body["retryAfterSeconds"] != float64(StoreRetryAfter) ||
+			rec.Header().Get("Retry-After") != itoa(StoreRetryAfter) || wb.reads != 0 {
+			t.Fatalf("got %d %v %v after %d reads", rec.Code, body, rec.Header(), wb.reads)
+		}
+	}
+	logs := e.logs.String()
+	if strings.Contains(logs, `"level":"ERROR"`) || !strings.Contains(logs, `"level":"WARN"`) {
+		t.Fatalf("log: %s", logs)
 	}
 }

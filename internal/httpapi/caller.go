@@ -90,10 +90,18 @@ func (rp *reply) error(err error) {
 		// fault, not the server's; nobody reads this answer but the log.
 		err = E(InvalidRequest, "message", "the client closed the request")
 	}
-	if e := apiError(err); e.Code == Internal {
+	switch apiError(err).Code {
+	case Internal:
 		// Store and pipeline errors carry no document bytes; log the
 		// failure so an operator sees more than a 500.
 		rp.s.cfg.Logger.Error("request failed", "route", routeOf(rp.r), "err", err.Error())
+	case StoreUnavailable:
+		// Not a bug of the service: an outage the operator watches for.
+		// No quota headers either: reading them would wait on the store
+		// a second time.
+		rp.s.cfg.Logger.Warn("store unavailable", "route", routeOf(rp.r), "err", err.Error())
+		writeError(rp.w, err)
+		return
 	}
 	rp.quotaHeaders()
 	writeError(rp.w, err)

@@ -12,6 +12,7 @@ import (
 	"github.com/doctrust/doctrust/internal/ledger"
 	"github.com/doctrust/doctrust/internal/metering"
 	"github.com/doctrust/doctrust/internal/ratelimit"
+	"github.com/doctrust/doctrust/internal/store"
 )
 
 // Code is an error code of SPEC.md's Errors table. Handlers return an
@@ -43,6 +44,7 @@ const (
 	RateLimited      Code = "rate_limited"
 	Busy             Code = "busy"
 	RequestTimeout   Code = "request_timeout"
+	StoreUnavailable Code = "store_unavailable"
 	Internal         Code = "internal_error"
 	// billing
 	InvalidSignature      Code = "invalid_signature"
@@ -57,6 +59,10 @@ const (
 	IngestUnavailable   Code = "ingest_unavailable"
 	UnparseableMessage  Code = "unparseable_message"
 )
+
+// StoreRetryAfter is store_unavailable's retryAfterSeconds, busy's: a
+// local store restarted empty is usable again at the next call.
+const StoreRetryAfter = 5
 
 var statuses = map[Code]int{
 	NoFile:           http.StatusBadRequest,
@@ -82,6 +88,7 @@ var statuses = map[Code]int{
 	RateLimited:      http.StatusTooManyRequests,
 	Busy:             http.StatusServiceUnavailable,
 	RequestTimeout:   http.StatusRequestTimeout,
+	StoreUnavailable: http.StatusServiceUnavailable,
 	Internal:         http.StatusInternalServerError,
 	// billing
 	InvalidSignature:      http.StatusBadRequest,
@@ -163,6 +170,8 @@ func apiError(err error) *Error {
 		return &Error{Code: RateLimited, Fields: map[string]any{"retryAfterSeconds": rl.RetryAfter}, RetryAfter: rl.RetryAfter}
 	case errors.Is(err, metering.ErrInvalidKey):
 		return E(InvalidAPIKey)
+	case errors.Is(err, store.ErrUnavailable):
+		return &Error{Code: StoreUnavailable, Fields: map[string]any{"retryAfterSeconds": StoreRetryAfter}, RetryAfter: StoreRetryAfter}
 	// baselines
 	case errors.Is(err, baselines.ErrPlanRequired):
 		return E(PlanRequired)
