@@ -33,6 +33,7 @@ var catalogue = []entry{
 	{"structure-warnings.xref-loop", "Revision chain loops", "The chain of cross-reference sections points back into itself; it was cut after {sections} sections."},
 	{"structure-warnings.xref-repaired", "Cross-reference data rebuilt", "The cross-reference data was damaged and was rebuilt by scanning the file; {objects} objects were recovered and the revision history may be incomplete."},
 	{"structure-warnings.xref-entries-repaired", "Cross-reference entries corrected", "{entries} cross-reference entries pointed to the wrong place and were located by scanning."},
+	{"structure-warnings.xref-entries-capped", "Cross-reference data cut short", "The cross-reference data lists more objects than a file of this size can hold; reading stopped after {entries} entries, so objects listed later were not analysed."},
 	{"structure-warnings.truncated", "File appears truncated", "The file does not end with an end-of-file marker after its last cross-reference data; it may have been cut short."},
 	{"structure-warnings.budget-exhausted", "Decompression budget exhausted", "Decoding stopped at a decompression limit ({streamLimitBytes} bytes per stream, {budgetBytes} in all); {streams} streams were not decoded in full."},
 	{"structure-warnings.object-errors", "Unreadable objects", "{count} objects could not be parsed and were skipped."},
@@ -195,6 +196,7 @@ var catalogue = []entry{
 
 	{"office-structure-anomalies.package-walked", "Office package walked", "The {format} package's {parts} parts were walked; no structural anomaly was found."},
 	{"office-structure-anomalies.package-unreadable", "Package not readable as a ZIP", "The package's ZIP structure could not be read (or declares more than {maxEntries} entries); its parts were not analysed."},
+	{"office-structure-anomalies.entries-capped", "Package entries cut short", "The package lists more than {maxEntries} entries, far more than a document needs; only the first {maxEntries} were read, so parts listed after them were not analysed."},
 	{"office-structure-anomalies.zip-ambiguous", "Ambiguous ZIP entries", "The archive holds {duplicates} duplicate entry name(s) and {mismatches} entry(ies) whose local header disagrees with the central directory, so different readers can see different content."},
 	{"office-structure-anomalies.path-tricks", "Unsafe entry names", "{count} entry name(s) are absolute, climb out of the archive or use backslashes or drive letters."},
 	{"office-structure-anomalies.extra-data", "Data outside the archive", "{leadingBytes} bytes precede and {trailingBytes} bytes follow the ZIP archive."},
