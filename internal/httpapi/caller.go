@@ -53,6 +53,13 @@ type reply struct {
 // answered at once with 401 and ok false.
 func (s *Server) resolve(w http.ResponseWriter, r *http.Request) (*reply, bool) {
 	rp := &reply{s: s, w: w, r: r}
+	// SPEC.md: a header present that does not resolve never falls back
+	// to anonymous. Header.Get cannot tell an empty header from none, and
+	// takes the first of several: both are refused here.
+	if v, present := r.Header["Authorization"]; present && (len(v) != 1 || strings.TrimSpace(v[0]) == "") {
+		rp.error(metering.ErrInvalidKey)
+		return nil, false
+	}
 	c, err := s.cfg.Meter.Resolve(r.Context(), r.Header.Get("Authorization"), clientIP(r, s.cfg.TrustedProxyHops))
 	if err != nil {
 		rp.error(err)
@@ -89,6 +96,12 @@ func (rp *reply) error(err error) {
 		// The client went away (while queued, analysed or charged): its
 		// fault, not the server's; nobody reads this answer but the log.
 		err = E(InvalidRequest, "message", "the client closed the request")
+	}
+	var qe *metering.QuotaExceeded
+	if errors.As(err, &qe) {
+		// A call that lost the race for the last unit: its headers tell
+		// the state its body reports, not the one seen at admission.
+		rp.setStatus(qe.Status)
 	}
 	switch apiError(err).Code {
 	case Internal:
