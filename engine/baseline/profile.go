@@ -95,8 +95,9 @@ type Profile struct {
 // Observation is one document's value per dimension.
 type Observation map[string]string
 
-// Observe reads a description's value for every dimension. Strings are the
-// document's own; Check decides whether they may be kept.
+// Observe reads a description's value for every dimension, through the
+// privacy rule's rewriting (private); Check decides whether the rest may
+// be kept.
 func Observe(d *pdf.Description) Observation {
 	o := Observation{
 		Producers:     oneLine(d.Producer),
@@ -110,7 +111,7 @@ func Observe(d *pdf.Description) Observation {
 		Linearized:    strconv.FormatBool(d.Linearized),
 		InfoKeys:      infoKeys(d.Info),
 	}
-	return o
+	return private(o)
 }
 
 // New returns an empty profile for an issuer.
