@@ -1,12 +1,14 @@
 package httpapi
 
 import (
+	"context"
 	"errors"
 	"net"
 	"net/http"
 	"os"
 	"time"
 
+	"github.com/doctrust/doctrust/internal/analysis"
 	"github.com/doctrust/doctrust/internal/metering"
 	"github.com/doctrust/doctrust/internal/pool"
 )
@@ -40,6 +42,11 @@ func (a *admission) release() {
 // anonymous window or the quota state (429, nothing counted). A refused
 // request's body is never read; the server closes it.
 func (s *Server) admit(rp *reply, docs int) (*admission, error) {
+	// The request's own deadline (Lambda's, pulled in) already spent:
+	// the document's budget is, so no store call is started for it.
+	if errors.Is(rp.r.Context().Err(), context.DeadlineExceeded) {
+		return nil, analysisTimeout()
+	}
 	slot, err := s.cfg.Pool.Reserve()
 	if err != nil {
 		return nil, busyError()
@@ -57,9 +64,17 @@ func (s *Server) admit(rp *reply, docs int) (*admission, error) {
 	}
 	if err != nil {
 		a.release()
+		if errors.Is(err, context.DeadlineExceeded) && errors.Is(rp.r.Context().Err(), context.DeadlineExceeded) {
+			return nil, analysisTimeout()
+		}
 		return nil, err
 	}
 	return a, nil
+}
+
+// analysisTimeout is SPEC.md's 422 of a document whose budget is spent.
+func analysisTimeout() *Error {
+	return E(AnalysisTimeout, "timeoutMs", analysis.DefaultDeadline.Milliseconds())
 }
 
 // uploadShare is the most a request of docs documents may hold: its

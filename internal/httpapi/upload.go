@@ -96,7 +96,7 @@ func (s *Server) analyse(rp *reply, adm *admission, docs int, run work) (*outcom
 	ctx := rp.r.Context()
 	// The request's own deadline (Lambda's, pulled in) running out before
 	// the work starts means the document's budget is spent.
-	timeout := E(AnalysisTimeout, "timeoutMs", analysis.DefaultDeadline.Milliseconds())
+	timeout := analysisTimeout()
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return nil, timeout
 	}
