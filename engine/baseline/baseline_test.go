@@ -60,7 +60,7 @@ func trained(t testing.TB, n int) *Profile {
 func TestObserve(t *testing.T) {
 	o := Observe(statement(t, 1))
 	want := Observation{
-		Producers: "Acme Statements 4.2", Creators: "Acme Core Banking", PDFVersions: "1.7",
+		Producers: Unrecognised, Creators: Unrecognised, PDFVersions: "1.7",
 		FontSets: "Helvetica", PageGeometry: "595x842", XrefStyle: "stream", ObjectStreams: "true",
 		Revisions: "1", Linearized: "false", InfoKeys: "CreationDate,Creator,Producer",
 	}
@@ -78,7 +78,7 @@ func TestSummaries(t *testing.T) {
 	if len(s) != len(dimensions) || s[0].Dimension != Producers {
 		t.Fatalf("summaries = %+v", s)
 	}
-	if s[0].Consistency != 0.833 || s[0].DistinctValues != 2 || s[0].Top != "Acme Statements 4.2" {
+	if s[0].Consistency != 0.833 || s[0].DistinctValues != 2 || s[0].Top != Unrecognised {
 		t.Errorf("producers = %+v", s[0])
 	}
 	for _, d := range s {
@@ -137,7 +137,7 @@ func TestMatchUnstableDimensionIgnored(t *testing.T) {
 func TestMerge(t *testing.T) {
 	a, b := trained(t, 3), trained(t, 2)
 	a.Merge(b)
-	if a.SampleCount != 5 || a.Counts[Producers]["Acme Statements 4.2"] != 5 || !a.MatchingActive() {
+	if a.SampleCount != 5 || a.Counts[Producers][Unrecognised] != 5 || !a.MatchingActive() {
 		t.Fatalf("merged = %+v", a)
 	}
 }
@@ -182,7 +182,7 @@ func TestPrivacyRejects(t *testing.T) {
 func TestPrivacyAccepts(t *testing.T) {
 	for _, v := range []string{
 		"Microsoft® Word for Microsoft 365",
-		"16.0.17928.20114",
+		"Microsoft® Word 16.0.17928.20114",
 		"iText® 5.5.13.3 ©2000-2022 iText Group NV (AGPL-version)",
 		"Skia/PDF m120",
 		"GPL Ghostscript 10.02.1",
@@ -195,5 +195,45 @@ func TestPrivacyAccepts(t *testing.T) {
 		if err := p.Check(); err != nil {
 			t.Errorf("%q rejected", v)
 		}
+	}
+}
+
+// personal writes the statement page with an Info dictionary a person
+// filled in: their name as Creator, and a custom key named after them.
+func personal(t testing.TB, info string) *pdf.Description {
+	b := pdftest.OnePage("Statement 1")
+	b.Set(6, info)
+	b.Trailer("/Root 1 0 R /Info 6 0 R")
+	return describe(t, b.Bytes())
+}
+
+// TestPrivacyKeepsNoName: a person's name as Creator or Producer, a file
+// name after a print driver's tool name, and a custom Info key named after
+// a person never reach the observation, so never a profile; a profile
+// stored before the rule that holds them is refused.
+func TestPrivacyKeepsNoName(t *testing.T) {
+	o := Observe(personal(t, "<< /Creator (Jane Doe) /Producer (Microsoft Word - Jane Doe CV.docx) /JaneDoe (x) /Company (Acme) /CreationDate (D:20240101000000Z) >>"))
+	if o[Creators] != Unrecognised || o[Producers] != "Microsoft Word" {
+		t.Fatalf("creator %q producer %q", o[Creators], o[Producers])
+	}
+	if o[InfoKeys] != "Company,CreationDate,Creator,Producer,custom:1" {
+		t.Fatalf("info keys %q", o[InfoKeys])
+	}
+	p := New("x", "")
+	p.Add(o)
+	if err := p.Check(); err != nil {
+		t.Fatalf("the scrubbed profile: %v", err)
+	}
+	for dim, v := range map[string]string{Creators: "Jane Doe", Producers: "Microsoft Word - Jane Doe CV.docx", InfoKeys: "Author,JaneDoe"} {
+		old := New("x", "")
+		old.Add(o)
+		old.Counts[dim] = map[string]int{v: 1}
+		if err := old.Check(); !errors.Is(err, ErrRejected) {
+			t.Errorf("stored %s %q accepted", dim, v)
+		}
+	}
+	// The catalogue's tools stay as written, version included.
+	if o := Observe(personal(t, "<< /Producer (GPL Ghostscript 10.02.1) /Creator (PScript5.dll Version 5.2.2) >>")); o[Producers] != "GPL Ghostscript 10.02.1" || o[Creators] != "PScript5.dll Version 5.2.2" {
+		t.Fatalf("tools rewritten: %q %q", o[Producers], o[Creators])
 	}
 }

@@ -119,8 +119,9 @@ type Profile struct {
 // Observation is one document's value per dimension.
 type Observation map[string]string
 
-// Observe reads a description's value for every dimension. Strings are the
-// document's own; Check decides whether they may be kept.
+// Observe reads a description's value for every dimension, through the
+// privacy rule's rewriting (private); Check decides whether the rest may
+// be kept.
 func Observe(d *pdf.Description) Observation {
 	o := Observation{
 		Producers:     oneLine(d.Producer),
@@ -143,7 +144,7 @@ func Observe(d *pdf.Description) Observation {
 		SubsetNaming:     orNone(d.Habits.SubsetNaming),
 		ContentOperators: orNone(d.Habits.ContentOps),
 	}
-	return o
+	return private(o)
 }
 
 // New returns an empty profile for an issuer.

@@ -88,7 +88,11 @@ func (a *analysis) packageChecks(ev map[string]any, add func(string, report.Seve
 		report.Capped(ev, "encryptedEntries", untrustedList(z.Encrypted))
 		add("encrypted-entries", report.Low, report.Msg("office-structure-anomalies.encrypted-entries", "count", len(z.Encrypted)))
 	}
-	if len(z.OverLimit) > 0 || len(z.DeclaredBombs) > 0 || z.BudgetExhausted || z.TooManyEntries && len(a.pkg.Parts) > 0 {
+	if z.TooManyEntries && len(a.pkg.Parts) > 0 {
+		ev["tooManyEntries"] = true
+		add("entries-capped", report.Medium, report.Msg("office-structure-anomalies.entries-capped", "maxEntries", MaxEntries))
+	}
+	if len(z.OverLimit) > 0 || len(z.DeclaredBombs) > 0 || z.BudgetExhausted {
 		report.Capped(ev, "partsOverLimit", untrustedList(z.OverLimit))
 		report.Capped(ev, "declaredOversize", untrustedList(z.DeclaredBombs))
 		ev["budgetExhausted"] = z.BudgetExhausted

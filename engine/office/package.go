@@ -17,6 +17,8 @@ import (
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/doctrust/doctrust/engine/internal/zipcap"
 )
 
 // Limits of the package reader.
@@ -85,11 +87,10 @@ func OpenPackage(data []byte, budget int64) *Package {
 		budget = DefaultBudget
 	}
 	p := &Package{byName: map[string]*Part{}, budget: budget}
-	if bytes.Count(data, []byte("PK\x01\x02")) > MaxEntries {
-		p.Zip.TooManyEntries = true
-		return p
-	}
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	// Only the first MaxEntries entries are read (zipcap): a package
+	// listing more is analysed from those, with the cut reported.
+	zr, capped, err := zipcap.Open(data, MaxEntries)
+	p.Zip.TooManyEntries = capped
 	if err != nil && !(errors.Is(err, zip.ErrInsecurePath) && zr != nil) {
 		p.Zip.OpenFailed = true
 		return p

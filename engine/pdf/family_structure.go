@@ -51,6 +51,10 @@ func (a *analysis) structureWarnings() *report.Finding {
 	if w.Truncated {
 		add("truncated", report.Low)
 	}
+	if w.EntriesCapped > 0 {
+		add("xref-entries-capped", report.Low, "entries", a.f.EntryAllowance())
+		ev["xrefEntriesRead"] = a.f.EntryAllowance()
+	}
 	if b := a.f.Budget; b.Refused > 0 {
 		add("budget-exhausted", report.Low, "budgetBytes", b.Limit, "streamLimitBytes", b.Stream, "streams", b.Refused)
 		ev["budgetBytes"] = b.Limit

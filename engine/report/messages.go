@@ -39,6 +39,7 @@ var catalogue = []entry{
 	{"structure-warnings.xref-loop", "Revision chain loops", "The chain of cross-reference sections points back into itself; it was cut after {sections#section|sections}."},
 	{"structure-warnings.xref-repaired", "Cross-reference data rebuilt", "The cross-reference data was damaged and was rebuilt by scanning the file; {objects#object was|objects were} recovered and the revision history may be incomplete."},
 	{"structure-warnings.xref-entries-repaired", "Cross-reference entries corrected", "{entries#cross-reference entry|cross-reference entries} pointed to the wrong place and {entries?was|were} located by scanning."},
+	{"structure-warnings.xref-entries-capped", "Cross-reference data cut short", "The cross-reference data lists more objects than a file of this size can hold; reading stopped after {entries#entry|entries}, so objects listed later were not analysed."},
 	{"structure-warnings.truncated", "File appears truncated", "The file does not end with an end-of-file marker after its last cross-reference data; it may have been cut short."},
 	{"structure-warnings.budget-exhausted", "Decompression budget exhausted", "Decoding stopped at a decompression limit ({streamLimitBytes#byte|bytes} per stream, {budgetBytes} in all); {streams#stream was|streams were} not decoded in full."},
 	{"structure-warnings.object-errors", "Unreadable objects", "{count#object|objects} could not be parsed and {count?was|were} skipped."},
@@ -223,6 +224,7 @@ var catalogue = []entry{
 
 	{"office-structure-anomalies.package-walked", "Office package walked", "The {format} package's {parts#part was|parts were} walked; no structural anomaly was found."},
 	{"office-structure-anomalies.package-unreadable", "Package not readable as a ZIP", "The package's ZIP structure could not be read (or declares more than {maxEntries#entry|entries}); its parts were not analysed."},
+	{"office-structure-anomalies.entries-capped", "Package entries cut short", "The package lists more than {maxEntries#entry|entries}, far more than a document needs; only the first {maxEntries} were read, so parts listed after them were not analysed."},
 	{"office-structure-anomalies.zip-ambiguous", "Ambiguous ZIP entries", "The archive holds {duplicates#duplicate entry name|duplicate entry names} and {mismatches#entry|entries} whose local header disagrees with the central directory, so different readers can see different content."},
 	{"office-structure-anomalies.path-tricks", "Unsafe entry names", "{count#entry name is|entry names are} absolute, {count?climbs|climb} out of the archive or {count?uses|use} backslashes or drive letters."},
 	{"office-structure-anomalies.extra-data", "Data outside the archive", "{leadingBytes#byte precedes|bytes precede} and {trailingBytes#byte follows|bytes follow} the ZIP archive."},

@@ -56,6 +56,7 @@ import (
 	"strings"
 
 	"github.com/doctrust/doctrust/engine/internal/cfb"
+	"github.com/doctrust/doctrust/engine/internal/zipcap"
 )
 
 // Format is the detected container format.
@@ -558,14 +559,11 @@ func mainContentType(ct string) Format {
 // sniffOOXML opens b as a ZIP and decides whether it is an OOXML package and
 // which one. Anything it cannot open or recognise is Unknown.
 func sniffOOXML(b []byte) Format {
-	// archive/zip materialises every central-directory header it finds and
-	// keeps reading past the declared count, so bound the entries before
-	// handing it the bytes: each header starts with this signature, so
-	// the count is an upper bound on what the reader can allocate.
-	if bytes.Count(b, []byte("PK\x01\x02")) > maxZipEntries {
-		return Unknown
-	}
-	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
+	// archive/zip materialises every central-directory header it finds:
+	// zipcap hands it only the first maxZipEntries, so a package of a
+	// hundred thousand entries is still recognised (and analysed, with
+	// the cut reported) rather than refused.
+	zr, _, err := zipcap.Open(b, maxZipEntries)
 	if err != nil && !(errors.Is(err, zip.ErrInsecurePath) && zr != nil) {
 		return Unknown
 	}

@@ -16,6 +16,7 @@ import (
 	"log/slog"
 	"net/mail"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -73,7 +74,15 @@ type Service struct {
 	BaseURL string
 	Logger  *slog.Logger
 	Now     func() time.Time
+	// ForgotTime is how long every /auth/forgot answer takes, whether or
+	// not the address has an account (0: DefaultForgotTime).
+	ForgotTime time.Duration
 }
+
+// DefaultForgotTime covers the account lookup, the token write and the
+// mail send of an address that has an account, so the answer for one
+// that has none cannot be told apart by its timing.
+const DefaultForgotTime = 1500 * time.Millisecond
 
 func (s *Service) now() time.Time {
 	if s.Now != nil {
@@ -270,7 +279,10 @@ func (s *Service) ResendVerification(ctx context.Context, a store.Account) error
 }
 
 // Forgot mails a reset link when the address has an account. Whether it
-// has one, and whether mail could be sent, never shows in the result.
+// has one, and whether mail could be sent, never shows in the result, nor
+// in its timing: the lookup, the token and the mail run beside a fixed
+// wait (ForgotTime) that every answer takes. Work that outlasts the wait
+// finishes after the answer.
 func (s *Service) Forgot(ctx context.Context, email, ip string) error {
 	if err := s.Limiter.Allow(ctx, ForgotIPRule, ip); err != nil {
 		return err
@@ -282,17 +294,40 @@ func (s *Service) Forgot(ctx context.Context, email, ip string) error {
 	if err := s.Limiter.Allow(ctx, ForgotEmailRule, email); err != nil {
 		return err
 	}
+	wait := s.ForgotTime
+	if wait <= 0 {
+		wait = DefaultForgotTime
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	go s.sendReset(context.WithoutCancel(ctx), email)
+	select {
+	case <-timer.C:
+	case <-ctx.Done():
+	}
+	return nil
+}
+
+// resetWorkTimeout bounds a reset mail's work once nobody waits for it.
+const resetWorkTimeout = 30 * time.Second
+
+func (s *Service) sendReset(ctx context.Context, email string) {
+	ctx, cancel := context.WithTimeout(ctx, resetWorkTimeout)
+	defer cancel()
 	a, err := s.Store.AccountByEmail(ctx, email)
 	if err != nil || s.Mail == nil {
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			s.log().Warn("forgot: account lookup failed", "err", err.Error())
 		}
-		return nil
+		return
 	}
-	plain, hash := secret()
-	if err := s.Store.CreateToken(ctx, store.Token{Hash: hash, Kind: store.TokenReset, AccountID: a.ID, Expires: s.now().Add(ResetLifetime)}); err != nil {
+	random, _ := secret()
+	// The token names the account and its session epoch, which every
+	// reset bumps: a reset ends every other reset token outstanding.
+	plain := resetToken(a.ID, a.SessionEpoch, random)
+	if err := s.Store.CreateToken(ctx, store.Token{Hash: HashSecret(plain), Kind: store.TokenReset, AccountID: a.ID, Expires: s.now().Add(ResetLifetime)}); err != nil {
 		s.log().Warn("forgot: token not stored", "err", err.Error())
-		return nil
+		return
 	}
 	link := s.link("/account", url.Values{"reset": {plain}})
 	if err := s.Mail.Send(ctx, mailer.Message{To: a.Email, Subject: "Reset your password",
@@ -300,7 +335,22 @@ func (s *Service) Forgot(ctx context.Context, email, ip string) error {
 			"\n\nEvery session of the account is signed out when the password changes.\nIf you did not ask for this, ignore this mail.\n"}); err != nil {
 		s.log().Warn("forgot: mail not sent", "err", err.Error())
 	}
-	return nil
+}
+
+// resetToken is a reset token's plaintext: account, epoch and the random
+// secret, so Reset can tell a token issued before the last reset.
+func resetToken(accountID string, epoch int, random string) string {
+	return accountID + "." + strconv.Itoa(epoch) + "." + random
+}
+
+// parseResetToken splits a reset token; ok is false for any other shape.
+func parseResetToken(token string) (accountID string, epoch int, ok bool) {
+	parts := strings.Split(token, ".")
+	if len(parts) != 3 || parts[0] == "" || parts[2] == "" {
+		return "", 0, false
+	}
+	epoch, err := strconv.Atoi(parts[1])
+	return parts[0], epoch, err == nil && epoch >= 0
 }
 
 // Reset sets a new password with a reset token, ending every session.
@@ -308,10 +358,23 @@ func (s *Service) Reset(ctx context.Context, token, pw string) error {
 	if err := password.Check(pw); err != nil {
 		return &InputError{Message: err.Error()}
 	}
-	if token == "" || len(token) > 128 {
+	if token == "" || len(token) > 160 {
 		return ErrInvalidToken
 	}
-	_, err := s.Store.ResetPassword(ctx, HashSecret(token), password.Hash(pw))
+	// A token issued before the account's last reset is void: the epoch
+	// it carries is behind the account's.
+	accountID, epoch, ok := parseResetToken(token)
+	if !ok {
+		return ErrInvalidToken
+	}
+	a, err := s.Store.Account(ctx, accountID)
+	if errors.Is(err, store.ErrNotFound) || err == nil && a.SessionEpoch != epoch {
+		return ErrInvalidToken
+	}
+	if err != nil {
+		return err
+	}
+	_, err = s.Store.ResetPassword(ctx, HashSecret(token), password.Hash(pw))
 	if errors.Is(err, store.ErrNotFound) {
 		return ErrInvalidToken
 	}

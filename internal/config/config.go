@@ -140,8 +140,8 @@ func Server(ctx context.Context, mode Mode, getenv func(string) string, logTo io
 			SecretKey: getenv("STRIPE_SECRET_KEY"), WebhookSecret: getenv("STRIPE_WEBHOOK_SECRET"),
 			APIBase: getenv("STRIPE_API_BASE"), BaseURL: baseURL, Logger: logger}),
 		BillingOffered: getenv("BILLING_ENABLED") == "true",
-		// Only a local plain-http address may carry the cookie without Secure.
-		CookieSecure:     mode == Lambda || !strings.HasPrefix(baseURL, "http://"),
+		// Only a plain-http loopback address may carry the cookie without Secure.
+		CookieSecure:     mode == Lambda || httpapi.CookieSecureFor(baseURL),
 		TrustedProxyHops: NonNegInt(getenv, "TRUSTED_PROXY_HOPS", 0),
 		MaxUploadMB:      Int(getenv, "MAX_UPLOAD_MB", 10),
 		AllowedOrigins:   origins,

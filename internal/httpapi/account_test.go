@@ -247,6 +247,35 @@ func TestForgotAndResetEndEverySession(t *testing.T) {
 	}
 }
 
+// TestForgotTimingAndOlderTokens: /auth/forgot answers in the same time
+// whether or not the address has an account, and a reset voids every
+// other reset token of the account.
+func TestForgotTimingAndOlderTokens(t *testing.T) {
+	e := newEnv(t)
+	signup(t, e, "ivy@example.com", "correct horse battery")
+	var tokens []string
+	for _, email := range []string{"nobody@example.com", "ivy@example.com", "ivy@example.com"} {
+		start := time.Now()
+		resp, _ := (&browser{e: e}).call(t, "POST", "/api/v1/auth/forgot", map[string]string{"email": email})
+		if d := time.Since(start); resp.StatusCode != 200 || d < forgotTime || d > forgotTime+2*time.Second {
+			t.Fatalf("forgot %s: %d after %v, want %v", email, resp.StatusCode, d, forgotTime)
+		}
+		if email != "nobody@example.com" {
+			msgs := mails(t, e)
+			tokens = append(tokens, link(t, msgs[len(msgs)-1]).Query().Get("reset"))
+		}
+	}
+	if tokens[0] == tokens[1] {
+		t.Fatal("two requests, one token")
+	}
+	b := &browser{e: e}
+	if resp, _ := b.call(t, "POST", "/api/v1/auth/reset", map[string]string{"token": tokens[1], "password": "a brand new passphrase"}); resp.StatusCode != 200 {
+		t.Fatalf("reset with the newer token: %d", resp.StatusCode)
+	}
+	resp, body := b.call(t, "POST", "/api/v1/auth/reset", map[string]string{"token": tokens[0], "password": "an attacker passphrase"})
+	wantError(t, resp, body, 400, "invalid_token")
+}
+
 func TestRotateKeepsQuotaAndRevokes(t *testing.T) {
 	e := newEnv(t)
 	b, key, keyID := signup(t, e, "erin@example.com", "correct horse battery")

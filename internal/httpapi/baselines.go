@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"errors"
 	"io"
 	"mime"
 	"net/http"
@@ -76,7 +75,7 @@ func (s *Server) trainBaseline(w http.ResponseWriter, r *http.Request, a store.A
 }
 
 func (s *Server) train(w http.ResponseWriter, r *http.Request, a store.Account, svc *baselines.Service) (*baselines.Result, error) {
-	limit := int64(s.cfg.MaxUploadMB) << 20
+	limit := s.uploadCap()
 	tooLarge := E(FileTooLarge, "maxMb", s.cfg.MaxUploadMB)
 	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "multipart/form-data" {
 		return nil, E(InvalidRequest, "message", "training takes multipart/form-data: issuer, label, then files")
@@ -85,6 +84,13 @@ func (s *Server) train(w http.ResponseWriter, r *http.Request, a store.Account, 
 	if r.ContentLength > total {
 		return nil, tooLarge
 	}
+	// One file is held at a time: its share of the budget of bytes in
+	// flight is one upload at the cap.
+	giveBack, err := s.budget.Take(limit + multipartSlack)
+	if err != nil {
+		return nil, busyError()
+	}
+	defer giveBack()
 	r.Body = http.MaxBytesReader(w, r.Body, total)
 	mr, err := r.MultipartReader()
 	if err != nil {
@@ -98,21 +104,17 @@ func (s *Server) train(w http.ResponseWriter, r *http.Request, a store.Account, 
 			break
 		}
 		if err != nil {
-			var mbe *http.MaxBytesError
-			if errors.As(err, &mbe) {
-				return nil, tooLarge
-			}
-			return nil, E(InvalidRequest, "message", "the multipart body could not be read")
+			return nil, s.readFault(err, tooLarge, E(InvalidRequest, "message", "the multipart body could not be read"))
 		}
 		switch part.FormName() {
 		case "issuer":
-			b, _ := readCapped(part, maxIssuerBytes)
+			b, _ := readCapped(part, maxIssuerBytes, -1)
 			issuer = strings.TrimSpace(string(b))
 			if b == nil || !issuerSlug.MatchString(issuer) {
 				return nil, E(InvalidIssuer)
 			}
 		case "label":
-			b, _ := readCapped(part, maxLabelBytes)
+			b, _ := readCapped(part, maxLabelBytes, -1)
 			label = strings.TrimSpace(report.Untrusted(string(b)))
 		case "file":
 			if issuer == "" {
@@ -126,12 +128,15 @@ func (s *Server) train(w http.ResponseWriter, r *http.Request, a store.Account, 
 			if tr.Received >= baselines.MaxFiles {
 				return nil, E(InvalidRequest, "message", "at most 25 files per training request")
 			}
-			data, err := readCapped(part, limit)
-			if err != nil || data == nil {
+			data, err := readCapped(part, limit, -1)
+			if err != nil {
+				return nil, s.readFault(err, tooLarge, incomplete())
+			}
+			if data == nil {
 				return nil, tooLarge
 			}
 			if err := s.cfg.Pool.Acquire(r.Context()); err != nil {
-				return nil, &Error{Code: Busy, Fields: map[string]any{"retryAfterSeconds": 5}, RetryAfter: 5}
+				return nil, busyError()
 			}
 			tr.Add(r.Context(), report.Untrusted(part.FileName()), data)
 			s.cfg.Pool.Release()

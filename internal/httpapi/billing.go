@@ -73,6 +73,12 @@ func (s *Server) billingWebhook(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := s.cfg.Billing.Webhook(r.Context(), body, stripeSignature(r)); err != nil {
+		if errors.Is(err, store.ErrUnavailable) {
+			// SPEC.md: a storage failure answers the webhook 500, which
+			// Stripe delivers again; the log still names the cause.
+			s.cfg.Logger.Warn("store unavailable", "route", routeOf(r), "err", err.Error())
+			err = E(Internal)
+		}
 		s.fail(w, r, err)
 		return
 	}

@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"context"
+	"errors"
 	"math"
 	"net"
 	"net/http"
@@ -55,6 +57,13 @@ type reply struct {
 // answered at once with 401 and ok false.
 func (s *Server) resolve(w http.ResponseWriter, r *http.Request) (*reply, bool) {
 	rp := &reply{s: s, w: w, r: r}
+	// SPEC.md: a header present that does not resolve never falls back
+	// to anonymous. Header.Get cannot tell an empty header from none, and
+	// takes the first of several: both are refused here.
+	if v, present := r.Header["Authorization"]; present && (len(v) != 1 || strings.TrimSpace(v[0]) == "") {
+		rp.error(metering.ErrInvalidKey)
+		return nil, false
+	}
 	c, err := s.cfg.Meter.Resolve(r.Context(), r.Header.Get("Authorization"), clientIP(r, s.cfg.TrustedProxyHops))
 	if err != nil {
 		rp.error(err)
@@ -104,10 +113,29 @@ func (rp *reply) allowanceHeaders() {
 }
 
 func (rp *reply) error(err error) {
-	if e := apiError(err); e.Code == Internal {
+	if apiError(err).Code == Internal && errors.Is(rp.r.Context().Err(), context.Canceled) {
+		// The client went away (while queued, analysed or charged): its
+		// fault, not the server's; nobody reads this answer but the log.
+		err = E(InvalidRequest, "message", "the client closed the request")
+	}
+	var qe *metering.QuotaExceeded
+	if errors.As(err, &qe) {
+		// A call that lost the race for the last unit: its headers tell
+		// the state its body reports, not the one seen at admission.
+		rp.setStatus(qe.Status)
+	}
+	switch apiError(err).Code {
+	case Internal:
 		// Store and pipeline errors carry no document bytes; log the
 		// failure so an operator sees more than a 500.
 		rp.s.cfg.Logger.Error("request failed", "route", routeOf(rp.r), "err", err.Error())
+	case StoreUnavailable:
+		// Not a bug of the service: an outage the operator watches for.
+		// No quota headers either: reading them would wait on the store
+		// a second time.
+		rp.s.cfg.Logger.Warn("store unavailable", "route", routeOf(rp.r), "err", err.Error())
+		writeError(rp.w, err)
+		return
 	}
 	rp.quotaHeaders()
 	writeError(rp.w, err)

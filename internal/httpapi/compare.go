@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"context"
-	"errors"
 	"io"
 	"mime"
 	"net/http"
@@ -23,12 +22,18 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 		rp.error(metering.ErrInvalidKey)
 		return
 	}
+	adm, err := s.admit(rp, 2)
+	if err != nil {
+		rp.error(err)
+		return
+	}
+	defer adm.release()
 	original, candidate, err := s.readPair(w, r)
 	if err != nil {
 		rp.error(err)
 		return
 	}
-	out, err := s.analyse(rp, 2, func(ctx context.Context) (*outcome, error) {
+	out, err := s.analyse(rp, adm, 2, func(ctx context.Context) (*outcome, error) {
 		body, _, err := s.cfg.Pipeline.Compare(ctx, original, candidate)
 		if err != nil {
 			return nil, err
@@ -54,8 +59,9 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 // upload cap while streaming. Other parts are skipped; either file
 // missing is no_file.
 func (s *Server) readPair(w http.ResponseWriter, r *http.Request) (original, candidate []byte, err error) {
-	limit := int64(s.cfg.MaxUploadMB) << 20
+	limit := s.uploadCap()
 	tooLarge := E(FileTooLarge, "maxMb", s.cfg.MaxUploadMB)
+	s.bodyDeadline(w)
 	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "multipart/form-data" {
 		return nil, nil, E(NoFile)
 	}
@@ -69,14 +75,11 @@ func (s *Server) readPair(w http.ResponseWriter, r *http.Request) (original, can
 	}
 	for original == nil || candidate == nil {
 		part, err := mr.NextPart()
-		var mbe *http.MaxBytesError
 		switch {
 		case err == io.EOF:
 			return nil, nil, E(NoFile)
-		case errors.As(err, &mbe):
-			return nil, nil, tooLarge
 		case err != nil:
-			return nil, nil, E(NoFile)
+			return nil, nil, s.readFault(err, tooLarge, E(NoFile))
 		}
 		var dst *[]byte
 		switch part.FormName() {
@@ -88,12 +91,12 @@ func (s *Server) readPair(w http.ResponseWriter, r *http.Request) (original, can
 			part.Close()
 			continue
 		}
-		data, err := readCapped(part, limit)
+		data, err := readCapped(part, limit, -1)
 		switch {
-		case errors.As(err, &mbe), err == nil && data == nil:
-			return nil, nil, tooLarge
 		case err != nil:
-			return nil, nil, E(NoFile)
+			return nil, nil, s.readFault(err, tooLarge, E(NoFile))
+		case data == nil:
+			return nil, nil, tooLarge
 		case len(data) == 0:
 			return nil, nil, E(NoFile)
 		}

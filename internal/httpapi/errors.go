@@ -15,6 +15,7 @@ import (
 	"github.com/doctrust/doctrust/internal/ledger"
 	"github.com/doctrust/doctrust/internal/metering"
 	"github.com/doctrust/doctrust/internal/ratelimit"
+	"github.com/doctrust/doctrust/internal/store"
 )
 
 // Code is an error code of SPEC.md's Errors table. Handlers return an
@@ -45,6 +46,8 @@ const (
 	QuotaExceeded    Code = "quota_exceeded"
 	RateLimited      Code = "rate_limited"
 	Busy             Code = "busy"
+	RequestTimeout   Code = "request_timeout"
+	StoreUnavailable Code = "store_unavailable"
 	Internal         Code = "internal_error"
 	// billing
 	InvalidSignature      Code = "invalid_signature"
@@ -62,6 +65,10 @@ const (
 	// could not be read. No HTTP route answers it.
 	ReadError Code = "read_error"
 )
+
+// StoreRetryAfter is store_unavailable's retryAfterSeconds, busy's: a
+// local store restarted empty is usable again at the next call.
+const StoreRetryAfter = 5
 
 var statuses = map[Code]int{
 	NoFile:           http.StatusBadRequest,
@@ -86,6 +93,8 @@ var statuses = map[Code]int{
 	QuotaExceeded:    http.StatusTooManyRequests,
 	RateLimited:      http.StatusTooManyRequests,
 	Busy:             http.StatusServiceUnavailable,
+	RequestTimeout:   http.StatusRequestTimeout,
+	StoreUnavailable: http.StatusServiceUnavailable,
 	Internal:         http.StatusInternalServerError,
 	// billing
 	InvalidSignature:      http.StatusBadRequest,
@@ -121,7 +130,7 @@ var messages = map[Code]string{
 	MethodNotAllowed: "This route does not take this HTTP method.",
 	FileTooLarge:     "The file is larger than the upload limit of {maxMb} MB. Send a smaller file.",
 	BodyTooLarge:     "The request body is larger than the {maxBytes} bytes this route accepts.",
-	NotAPDF:          "The file is not in a format the service reads (PDF; docx, xlsx or pptx; JPEG, PNG, WebP, HEIC or AVIF). Check that the right file was sent; sending it again gives the same answer.",
+	NotAPDF:          "The file is not in a format the service reads (PDF; Word, Excel and PowerPoint files old and new, OpenDocument; JPEG, PNG, WebP, HEIC or AVIF). Check that the right file was sent; sending it again gives the same answer.",
 	AnalysisTimeout:  "The document used up its analysis budget of {timeoutMs} ms. Sending it again gives the same answer; triage mode (?mode=triage) reads less of it.",
 	InvalidIssuer:    "The issuer must be a slug: lower-case letters, digits and hyphens, starting with a letter or a digit, at most 64 characters.",
 	InvalidPolicy:    "The policy could not be read. Send a JSON object as described in the API documentation.",
@@ -129,6 +138,8 @@ var messages = map[Code]string{
 	QuotaExceeded:    "The account has used {used} of its {quota} documents this month and the buffer after them. Change plan or buy credits; this call was not billed.",
 	RateLimited:      "Too many requests. Try again in {retryAfterSeconds} seconds.",
 	Busy:             "Every worker is busy. Try again in {retryAfterSeconds} seconds, with backoff.",
+	RequestTimeout:   "The upload stopped arriving and was not read whole within {timeoutSeconds} seconds. Send it again over a steadier connection.",
+	StoreUnavailable: "The service's storage did not answer in time. Nothing was charged or recorded; try again in {retryAfterSeconds} seconds, with backoff.",
 	Internal:         "Something went wrong on the server. Try again later; if it keeps happening, tell the operator.",
 	// billing
 	InvalidSignature:      "The Stripe-Signature header is missing, malformed, wrong or older than five minutes.",
@@ -253,6 +264,8 @@ func apiError(err error) *Error {
 		return &Error{Code: RateLimited, Fields: map[string]any{"retryAfterSeconds": rl.RetryAfter}, RetryAfter: rl.RetryAfter}
 	case errors.Is(err, metering.ErrInvalidKey):
 		return E(InvalidAPIKey)
+	case errors.Is(err, store.ErrUnavailable):
+		return &Error{Code: StoreUnavailable, Fields: map[string]any{"retryAfterSeconds": StoreRetryAfter}, RetryAfter: StoreRetryAfter}
 	// baselines
 	case errors.Is(err, baselines.ErrPlanRequired):
 		return E(PlanRequired)

@@ -11,7 +11,8 @@ import (
 // whose {fields} are ones the code's bodies carry.
 func TestEveryCodeHasAMessage(t *testing.T) {
 	fields := map[Code][]string{FileTooLarge: {"maxMb"}, BodyTooLarge: {"maxBytes"}, AnalysisTimeout: {"timeoutMs"},
-		QuotaExceeded: {"quota", "used"}, RateLimited: {"retryAfterSeconds"}, Busy: {"retryAfterSeconds"}}
+		QuotaExceeded: {"quota", "used"}, RateLimited: {"retryAfterSeconds"}, Busy: {"retryAfterSeconds"},
+		RequestTimeout: {"timeoutSeconds"}, StoreUnavailable: {"retryAfterSeconds"}}
 	placeholder := regexp.MustCompile(`\{([a-zA-Z]+)\}`)
 	for code := range statuses {
 		m, ok := messages[code]

@@ -6,6 +6,7 @@ package httpapi
 
 import (
 	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -62,9 +63,11 @@ type Config struct {
 	// TrustedProxyHops: how many proxies in front append to
 	// X-Forwarded-For (0: the peer address is the client).
 	TrustedProxyHops int
-	MaxUploadMB      int      // default 10
-	AllowedOrigins   []string // browser origins allowed besides the service's own
-	PublicBaseURL    string
+	// BodyReadTimeout bounds the reading of an upload (0: DefaultBodyReadTimeout).
+	BodyReadTimeout time.Duration
+	MaxUploadMB     int      // default 10
+	AllowedOrigins  []string // browser origins allowed besides the service's own
+	PublicBaseURL   string
 	// MailOutbox is the folder mail is written to instead of being sent
 	// (empty: SES); the dashboard says so where it mentions a mailed link.
 	MailOutbox string
@@ -73,9 +76,15 @@ type Config struct {
 
 // Server is the API's http.Handler.
 type Server struct {
-	cfg     Config
+	cfg Config
+	// budget bounds the upload bytes held by requests in flight: one
+	// upload at the cap for every place of the pool (SPEC.md's busy).
+	budget  *pool.Budget
 	mux     *http.ServeMux
-	origins map[string]bool
+	origins map[string]bool // canonical scheme://host:port
+	// publicHost is PUBLIC_BASE_URL's host:port; when set, a request's
+	// Host must name it for the same-host origin rule to apply.
+	publicHost string
 }
 
 // New builds the handler with every route of this engine version.
@@ -89,14 +98,19 @@ func New(cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
+	if cfg.BodyReadTimeout <= 0 {
+		cfg.BodyReadTimeout = DefaultBodyReadTimeout
+	}
 	s := &Server{cfg: cfg, mux: http.NewServeMux(), origins: map[string]bool{}}
+	s.budget = pool.NewBudget(int64(cfg.Pool.Places()) * (s.uploadCap() + multipartSlack))
 	for _, o := range cfg.AllowedOrigins {
-		if o = strings.TrimRight(strings.TrimSpace(o), "/"); o != "" {
-			s.origins[o] = true
+		if c, ok := canonicalOrigin(o); ok {
+			s.origins[c] = true
 		}
 	}
-	if u, err := url.Parse(cfg.PublicBaseURL); err == nil && u.Scheme != "" && u.Host != "" {
-		s.origins[u.Scheme+"://"+u.Host] = true
+	if c, ok := canonicalOrigin(cfg.PublicBaseURL); ok {
+		s.origins[c] = true
+		s.publicHost = c[strings.Index(c, "://")+3:]
 	}
 	s.mux.HandleFunc("GET /api/v1/health", s.health)
 	s.mux.HandleFunc("GET /api/v1/openapi.json", s.openAPI)
@@ -144,7 +158,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.cfg.Logger.Info("request", "method", r.Method, "route", routeOf(r), "status", rec.status,
 			"bytes", rec.bytes, "ms", time.Since(start).Milliseconds())
 	}()
-	if origin := r.Header.Get("Origin"); origin != "" && !s.originAllowed(origin, r) {
+	if origin := r.Header.Get("Origin"); origin != "" && !s.originAllowed(origin, r) ||
+		origin == "" && strings.EqualFold(r.Header.Get("Sec-Fetch-Site"), "cross-site") {
+		// A browser that says the request is cross-site but sends no
+		// Origin (some navigations and no-cors fetches) is refused too.
 		writeError(rec, E(OriginNotAllowed))
 		return
 	}
@@ -175,15 +192,66 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mux.ServeHTTP(rec, r)
 }
 
-// originAllowed: the service's own origin, PUBLIC_BASE_URL's, and
-// ALLOWED_ORIGINS. Anything else from a browser is refused.
+// originAllowed: PUBLIC_BASE_URL's origin and ALLOWED_ORIGINS, compared
+// by scheme, host and port (default ports made explicit, case folded).
+// Without a public base URL (a local run) the request's own origin is
+// allowed too: the Origin's host and port equal the Host header and its
+// scheme is the connection's. With one, the Host header must name the
+// public host for that rule, so a forged Host cannot vouch for itself.
 func (s *Server) originAllowed(origin string, r *http.Request) bool {
-	origin = strings.TrimRight(origin, "/")
-	if s.origins[origin] {
+	c, ok := canonicalOrigin(origin)
+	if !ok {
+		return false
+	}
+	if s.origins[c] {
 		return true
 	}
-	u, err := url.Parse(origin)
-	return err == nil && u.Host != "" && u.Host == r.Host
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	self, ok := canonicalOrigin(scheme + "://" + r.Host)
+	if !ok || self != c {
+		return false
+	}
+	return s.publicHost == "" || self[strings.Index(self, "://")+3:] == s.publicHost
+}
+
+// canonicalOrigin is scheme://host:port in lower case with the scheme's
+// default port written out; ok is false for anything but an http(s)
+// origin with a host.
+func canonicalOrigin(raw string) (string, bool) {
+	u, err := url.Parse(strings.TrimRight(strings.TrimSpace(raw), "/"))
+	if err != nil || u.Host == "" || u.User != nil {
+		return "", false
+	}
+	scheme := strings.ToLower(u.Scheme)
+	port := u.Port()
+	switch {
+	case scheme != "http" && scheme != "https":
+		return "", false
+	case port == "" && scheme == "http":
+		port = "80"
+	case port == "":
+		port = "443"
+	}
+	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port), true
+}
+
+// CookieSecureFor says whether the session cookie must be Secure for a
+// service reached at baseURL: everywhere but a plain-http loopback
+// address, where browsers would refuse to store a Secure cookie.
+func CookieSecureFor(baseURL string) bool {
+	u, err := url.Parse(baseURL)
+	if err != nil || !strings.EqualFold(u.Scheme, "http") {
+		return true
+	}
+	host := u.Hostname()
+	if strings.EqualFold(host, "localhost") {
+		return false
+	}
+	ip := net.ParseIP(host)
+	return ip == nil || !ip.IsLoopback()
 }
 
 func routeOf(r *http.Request) string {
@@ -211,6 +279,9 @@ func (r *recorder) WriteHeader(code int) {
 	}
 	r.ResponseWriter.WriteHeader(code)
 }
+
+// Unwrap lets http.ResponseController reach the connection (read deadlines).
+func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
 func (r *recorder) Write(b []byte) (int, error) {
 	r.wrote = true

@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/doctrust/doctrust/engine/receipt"
 	"github.com/doctrust/doctrust/engine/report"
@@ -33,6 +34,10 @@ import (
 const samplePDF = "../../../shared/corpus/pdf-incremental/qpdf/incremental-2.pdf"
 
 var secret = []byte("http-test-secret")
+
+// forgotTime is /auth/forgot's fixed answer time in tests: long enough
+// for the reset mail to be written before the answer.
+const forgotTime = 250 * time.Millisecond
 
 type env struct {
 	srv    *httptest.Server
@@ -59,7 +64,7 @@ func newEnv(t *testing.T, mutate ...func(*Config)) *env {
 		Meter:    &metering.Meter{Store: st, Plans: plans.New(0), AnonPerHour: 1000},
 		Limiter:  &ratelimit.Limiter{Store: st},
 		Accounts: &accounts.Service{Store: st, Plans: plans.New(0), Limiter: &ratelimit.Limiter{Store: st},
-			Mail: &mail.Outbox{Dir: outbox}, BaseURL: "http://127.0.0.1:8080"},
+			Mail: &mail.Outbox{Dir: outbox}, BaseURL: "http://127.0.0.1:8080", ForgotTime: forgotTime},
 		MaxUploadMB:    1,
 		AllowedOrigins: []string{"https://app.example"},
 		Logger:         slog.New(slog.NewJSONHandler(logs, nil)),

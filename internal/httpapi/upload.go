@@ -13,7 +13,6 @@ import (
 	"github.com/doctrust/doctrust/engine/policy"
 	"github.com/doctrust/doctrust/internal/analysis"
 	"github.com/doctrust/doctrust/internal/metering"
-	"github.com/doctrust/doctrust/internal/pool"
 	"github.com/doctrust/doctrust/internal/ratelimit"
 )
 
@@ -45,18 +44,26 @@ type outcome struct {
 }
 
 // serveDocument is the flow every single-document route shares: identify
-// the caller (a presented key must resolve), read the upload under the
-// size cap, let the route validate it and build its work, run the work in
-// a worker slot after admission, charge one document once it succeeded,
-// and answer with the body and the quota headers. fields says whether the
-// route reads the issuer and policy; prepare also gets the caller (an
-// issuer resolves against the caller's account).
+// the caller (a presented key must resolve), admit the request before its
+// body is read (a pool place, the byte budget, the anonymous window or the
+// quota state), read the upload under the size cap and the read deadline,
+// let the route validate it and build its work, run the work in a worker
+// slot, charge one document once it succeeded, and answer with the body
+// and the quota headers. fields says whether the route reads the issuer
+// and policy; prepare also gets the caller (an issuer resolves against the
+// caller's account).
 func (s *Server) serveDocument(w http.ResponseWriter, r *http.Request, route string, fields bool, prepare func(*upload, metering.Caller) (work, error)) {
 	rp, ok := s.resolve(w, r)
 	if !ok {
 		return
 	}
 	rp.anonMetered = true
+	adm, err := s.admit(rp, 1)
+	if err != nil {
+		rp.error(err)
+		return
+	}
+	defer adm.release()
 	up, err := s.readUpload(w, r, fields)
 	if err != nil {
 		rp.error(err)
@@ -67,7 +74,7 @@ func (s *Server) serveDocument(w http.ResponseWriter, r *http.Request, route str
 		rp.error(err)
 		return
 	}
-	out, err := s.analyse(rp, 1, run)
+	out, err := s.analyse(rp, adm, 1, run)
 	if err != nil {
 		rp.error(err)
 		return
@@ -83,42 +90,37 @@ func (s *Server) serveDocument(w http.ResponseWriter, r *http.Request, route str
 	rp.raw(http.StatusOK, out.body)
 }
 
-// analyse runs one analysis of docs documents for the caller: a worker
-// slot first (503 busy when the queue is full, so a refused call costs the
-// caller nothing), then admission (the anonymous window or the quota
-// check), then the work under its deadline. Settling the charge is the
-// caller's, once the result is known to be a success.
-func (s *Server) analyse(rp *reply, docs int, run work) (*outcome, error) {
+// analyse runs one analysis of docs documents for an admitted caller: the
+// worker (the place was reserved by admit, so a refused call cost the
+// caller nothing), then the anonymous call is counted in its window (a
+// keyed call was checked by admit and is charged by the caller's Settle
+// once the result is a success), then the work under its deadline.
+func (s *Server) analyse(rp *reply, adm *admission, docs int, run work) (*outcome, error) {
 	ctx := rp.r.Context()
 	// The request's own deadline (Lambda's, pulled in) running out before
 	// the work starts means the document's budget is spent.
-	timeout := E(AnalysisTimeout, "timeoutMs", analysis.DefaultDeadline.Milliseconds())
+	timeout := analysisTimeout()
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return nil, timeout
 	}
-	if err := s.cfg.Pool.Acquire(ctx); err != nil {
-		switch {
-		case errors.Is(err, pool.ErrBusy):
-			return nil, &Error{Code: Busy, Fields: map[string]any{"retryAfterSeconds": 5}, RetryAfter: 5}
-		case errors.Is(err, context.DeadlineExceeded):
+	if err := adm.slot.Wait(ctx); err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
 			return nil, timeout
 		}
 		return nil, err // the client went away while queued
 	}
-	defer s.cfg.Pool.Release()
-	st, err := s.cfg.Meter.Admit(ctx, rp.caller, docs)
-	if rp.caller.Keyed() {
-		rp.setStatus(st)
-	}
-	if errors.Is(err, context.DeadlineExceeded) {
-		return nil, timeout
-	}
-	var rl *ratelimit.Exceeded
-	if !rp.caller.Keyed() && errors.As(err, &rl) {
-		return nil, anonymousLimited(rl, s.cfg.Meter.AnonRule().Limit)
-	}
-	if err != nil {
-		return nil, err
+	if !rp.caller.Keyed() {
+		_, err := s.cfg.Meter.Admit(ctx, rp.caller, docs)
+		if errors.Is(err, context.DeadlineExceeded) {
+			return nil, timeout
+		}
+		var rl *ratelimit.Exceeded
+		if errors.As(err, &rl) {
+			return nil, anonymousLimited(rl, s.cfg.Meter.AnonRule().Limit)
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	out, err := run(ctx)
 	switch {
@@ -136,9 +138,10 @@ func (s *Server) analyse(rp *reply, docs int, run work) (*outcome, error) {
 // (parts or headers) and validated as soon as they arrive; without, text
 // parts are skipped.
 func (s *Server) readUpload(w http.ResponseWriter, r *http.Request, fields bool) (*upload, error) {
-	limit := int64(s.cfg.MaxUploadMB) << 20
+	limit := s.uploadCap()
 	tooLarge := E(FileTooLarge, "maxMb", s.cfg.MaxUploadMB)
 	up := &upload{}
+	s.bodyDeadline(w)
 	mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if mediaType != "multipart/form-data" {
 		if fields {
@@ -155,9 +158,9 @@ func (s *Server) readUpload(w http.ResponseWriter, r *http.Request, fields bool)
 		if r.ContentLength > limit {
 			return nil, tooLarge
 		}
-		data, err := readCapped(r.Body, limit)
+		data, err := readCapped(r.Body, limit, r.ContentLength)
 		if err != nil {
-			return nil, err
+			return nil, s.readFault(err, tooLarge, incomplete())
 		}
 		if data == nil {
 			return nil, tooLarge
@@ -182,15 +185,11 @@ func (s *Server) readUpload(w http.ResponseWriter, r *http.Request, fields bool)
 			return nil, E(NoFile)
 		}
 		if err != nil {
-			var mbe *http.MaxBytesError
-			if errors.As(err, &mbe) {
-				return nil, tooLarge
-			}
-			return nil, E(NoFile)
+			return nil, s.readFault(err, tooLarge, E(NoFile))
 		}
 		switch name := part.FormName(); {
 		case name == "issuer" && fields:
-			b, _ := readCapped(part, maxIssuerBytes)
+			b, _ := readCapped(part, maxIssuerBytes, -1)
 			if b == nil && r.URL.Query().Get("mode") != "triage" {
 				return nil, E(InvalidIssuer) // too long to be a slug
 			}
@@ -199,19 +198,15 @@ func (s *Server) readUpload(w http.ResponseWriter, r *http.Request, fields bool)
 				return nil, err
 			}
 		case name == "policy" && fields:
-			b, _ := readCapped(part, policy.MaxBytes)
+			b, _ := readCapped(part, policy.MaxBytes, -1)
 			if b == nil {
 				return nil, E(InvalidPolicy, "message", policy.TooLarge().Message)
 			}
 			up.policyRaw, up.hasPolicy = b, true
 		case name == "file":
-			data, err := readCapped(part, limit)
+			data, err := readCapped(part, limit, r.ContentLength)
 			if err != nil {
-				var mbe *http.MaxBytesError
-				if errors.As(err, &mbe) {
-					return nil, tooLarge
-				}
-				return nil, E(NoFile)
+				return nil, s.readFault(err, tooLarge, E(NoFile))
 			}
 			if data == nil {
 				return nil, tooLarge
@@ -251,9 +246,16 @@ func afterFile(mr *multipart.Reader) error {
 }
 
 // readCapped reads at most limit bytes; it returns nil data (and no error)
-// when the source holds more, without reading past limit+1.
-func readCapped(r io.Reader, limit int64) ([]byte, error) {
+// when the source holds more, without reading past limit+1. hint, the
+// request's declared length (-1: unknown), sizes the buffer once, so an
+// upload costs its own size rather than the doublings of a growing buffer.
+func readCapped(r io.Reader, limit, hint int64) ([]byte, error) {
 	var buf bytes.Buffer
+	if hint > 0 {
+		// ReadFrom wants MinRead bytes free before each read: without
+		// them the last read would double the buffer.
+		buf.Grow(int(min(hint, limit)) + bytes.MinRead + 1)
+	}
 	n, err := io.Copy(&buf, io.LimitReader(r, limit+1))
 	if err != nil {
 		return nil, err

@@ -26,7 +26,31 @@ type Client struct {
 	// any upload. The service enforces its own cap as well.
 	MaxUpload int64
 	HTTP      *http.Client
+	// Roots are the folders whose files the tools may read, symbolic
+	// links resolved (DOCTRUST_MCP_ROOTS); empty means the working folder.
+	Roots []string
 }
+
+// DefaultMaxUpload bounds a read when MaxUpload is not set: nothing is
+// ever read without a bound.
+const DefaultMaxUpload = 10 << 20
+
+// RootsFromEnv splits DOCTRUST_MCP_ROOTS (folders separated by the
+// system's list separator, ":" or ";"); unset or empty gives nil, which
+// readFile takes as the working folder.
+func RootsFromEnv(v string) []string {
+	var out []string
+	for _, r := range filepath.SplitList(v) {
+		if r = strings.TrimSpace(r); r != "" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// systemTrees hold files that are not documents and may be endless
+// (/proc/self/pagemap), secret (/proc/self/environ) or devices.
+var systemTrees = []string{"/proc", "/sys", "/dev"}
 
 // APIError is a non-200 answer of the API, with its error code.
 type APIError struct {
@@ -51,30 +75,121 @@ type part struct {
 	data        []byte
 }
 
-// readFile applies the tools' path rules: absolute, an existing regular
-// file, within the upload cap. The bytes stay in memory.
+// readFile applies the tools' path rules: an absolute path whose real
+// location (symbolic links resolved) lies inside one of the allowed
+// folders and outside /proc, /sys and /dev; a regular file (no FIFO,
+// device or folder) within the upload cap, checked before a byte is read
+// and again while reading, so a file that is longer than it says is cut
+// off, not read to the end. The bytes stay in memory. Every refusal says
+// why, in words an agent can act on.
 func (c *Client) readFile(field, path string) (part, error) {
 	if !filepath.IsAbs(path) {
 		return part{}, &FileError{fmt.Sprintf("%s must be an absolute path; got a relative one", field)}
 	}
-	fi, err := os.Stat(path)
+	real, err := filepath.EvalSymlinks(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return part{}, &FileError{fmt.Sprintf("%s: no such file", field)}
 	case err != nil:
 		return part{}, &FileError{fmt.Sprintf("%s: cannot be read", field)}
-	case fi.IsDir():
-		return part{}, &FileError{fmt.Sprintf("%s is a directory, not a file", field)}
-	case !fi.Mode().IsRegular():
-		return part{}, &FileError{fmt.Sprintf("%s is not a regular file", field)}
-	case c.MaxUpload > 0 && fi.Size() > c.MaxUpload:
-		return part{}, &FileError{fmt.Sprintf("%s is %d bytes, over the %d-byte upload cap", field, fi.Size(), c.MaxUpload)}
 	}
-	b, err := os.ReadFile(path)
+	for _, tree := range systemTrees {
+		if within(tree, real) {
+			return part{}, &FileError{fmt.Sprintf("%s is under %s, a system folder holding no documents; it is never read", field, tree)}
+		}
+	}
+	roots, err := c.roots()
+	if err != nil {
+		return part{}, &FileError{fmt.Sprintf("%s: the allowed folders cannot be resolved (%v)", field, err)}
+	}
+	allowed := false
+	for _, r := range roots {
+		allowed = allowed || within(r, real)
+	}
+	if !allowed {
+		return part{}, &FileError{fmt.Sprintf("%s is outside the folders this server may read (%s; set DOCTRUST_MCP_ROOTS to allow others)%s",
+			field, strings.Join(roots, string(filepath.ListSeparator)), linkNote(path, real))}
+	}
+	// Lstat on the resolved path: a FIFO would block the open itself.
+	fi, err := os.Lstat(real)
 	if err != nil {
 		return part{}, &FileError{fmt.Sprintf("%s: cannot be read", field)}
 	}
+	limit := c.MaxUpload
+	if limit <= 0 {
+		limit = DefaultMaxUpload
+	}
+	if err := regularWithin(field, fi, limit); err != nil {
+		return part{}, err
+	}
+	f, err := os.Open(real)
+	if err != nil {
+		return part{}, &FileError{fmt.Sprintf("%s: cannot be read", field)}
+	}
+	defer f.Close()
+	if fi, err = f.Stat(); err != nil {
+		return part{}, &FileError{fmt.Sprintf("%s: cannot be read", field)}
+	}
+	if err := regularWithin(field, fi, limit); err != nil {
+		return part{}, err // swapped between the checks
+	}
+	b, err := io.ReadAll(io.LimitReader(f, fi.Size()+1))
+	if err != nil {
+		return part{}, &FileError{fmt.Sprintf("%s: cannot be read", field)}
+	}
+	if int64(len(b)) != fi.Size() {
+		return part{}, &FileError{fmt.Sprintf("%s changed size while it was read; try again once it is written", field)}
+	}
 	return part{field: field, path: path, data: b}, nil
+}
+
+func regularWithin(field string, fi os.FileInfo, limit int64) error {
+	switch {
+	case fi.IsDir():
+		return &FileError{fmt.Sprintf("%s is a directory, not a file", field)}
+	case !fi.Mode().IsRegular():
+		return &FileError{fmt.Sprintf("%s is not a regular file (a pipe, device or socket); only documents on disk are read", field)}
+	case fi.Size() > limit:
+		return &FileError{fmt.Sprintf("%s is %d bytes, over the %d-byte upload cap", field, fi.Size(), limit)}
+	}
+	return nil
+}
+
+// roots resolves the allowed folders (the working folder by default).
+func (c *Client) roots() ([]string, error) {
+	list := c.Roots
+	if len(list) == 0 {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		list = []string{wd}
+	}
+	out := make([]string, 0, len(list))
+	for _, r := range list {
+		abs, err := filepath.Abs(r)
+		if err != nil {
+			return nil, err
+		}
+		if real, err := filepath.EvalSymlinks(abs); err == nil {
+			abs = real
+		}
+		out = append(out, abs)
+	}
+	return out, nil
+}
+
+// within reports whether path is root or inside it.
+func within(root, path string) bool {
+	rel, err := filepath.Rel(root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+func linkNote(path, real string) string {
+	if filepath.Clean(path) == real {
+		return ""
+	}
+	return "; it is a symbolic link to " + real
 }
 
 // post uploads the parts (text fields first, as SPEC.md requires) to the

@@ -53,6 +53,11 @@ func serveWithKey(t *testing.T, vars map[string]string) (string, string) {
 
 // connect runs the MCP server over the SDK's in-memory transport.
 func connect(t *testing.T, c *Client) *mcp.ClientSession {
+	if c.Roots == nil {
+		// The corpus and temporary folders: the path rules have tests of
+		// their own (TestPathRules).
+		c.Roots = []string{string(filepath.Separator)}
+	}
 	t.Helper()
 	st, ct := mcp.NewInMemoryTransports()
 	ctx := context.Background()

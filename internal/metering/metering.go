@@ -171,6 +171,19 @@ func (m *Meter) Status(ctx context.Context, c Caller) (Status, error) {
 	return StatusOf(c.Plan, b), nil
 }
 
+// Precheck is called before the request's body is read: an anonymous
+// caller whose hourly window is already full gets *ratelimit.Exceeded, a
+// keyed caller that nothing could pay for gets *QuotaExceeded. Nothing is
+// counted, so a request refused later (busy, validation) costs nothing;
+// Admit counts the anonymous call once the upload is valid.
+func (m *Meter) Precheck(ctx context.Context, c Caller, docs int) (Status, error) {
+	if !c.Keyed() {
+		lim := ratelimit.Limiter{Store: m.Store, Now: m.now}
+		return Status{}, lim.Check(ctx, m.AnonRule(), c.IP)
+	}
+	return m.Admit(ctx, c, docs)
+}
+
 // Admit is called before an analysis of docs documents. An anonymous call
 // is counted here against its hourly window (*ratelimit.Exceeded when
 // full); a keyed call is only checked (*QuotaExceeded when nothing could

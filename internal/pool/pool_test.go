@@ -44,3 +44,41 @@ func TestQueuedCallerGivesUp(t *testing.T) {
 		t.Fatal("a caller that gave up kept its queue place")
 	}
 }
+
+func TestReservedPlaceCountsBeforeWorker(t *testing.T) {
+	p := New(1, 0)
+	s, err := p.Reserve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Reserve(); !errors.Is(err, ErrBusy) {
+		t.Fatalf("second reserve: %v, want ErrBusy", err)
+	}
+	if err := s.Wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	s.Release()
+	s.Release() // a second release is harmless
+	if len(p.admit) != 0 || len(p.workers) != 0 {
+		t.Fatal("pool not empty after release")
+	}
+}
+
+func TestBudget(t *testing.T) {
+	b := NewBudget(10)
+	give, err := b.Take(7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Take(4); !errors.Is(err, ErrBusy) {
+		t.Fatalf("over budget: %v", err)
+	}
+	give()
+	give()
+	if b.Held() != 0 {
+		t.Fatalf("held %d after give back", b.Held())
+	}
+	if _, err := b.Take(10); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -26,6 +26,11 @@ var (
 	// would pass its limit, not enough credits, a rate window full). Nothing
 	// was written.
 	ErrRefused = errors.New("store: refused")
+	// ErrUnavailable: the store did not answer in time, refused the
+	// connection, throttled past the retries or lacks a table. Nothing is
+	// known to be written; the call may be retried later. The original
+	// error stays in the chain for the log.
+	ErrUnavailable = errors.New("store: unavailable")
 )
 
 // Account is a customer account. The plan is the account's: every key of

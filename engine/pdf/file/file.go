@@ -97,6 +97,9 @@ type Warnings struct {
 	TrailingData    int
 	HeaderMissing   bool
 	Sections        int
+	// EntriesCapped: cross-reference sections cut short because the file
+	// listed more entries than its size can hold (entryAllowance).
+	EntriesCapped int
 }
 
 // File is an opened PDF.
@@ -123,6 +126,7 @@ type File struct {
 	loading   map[int64]bool
 	scanned   *scanIndex
 	endstream []int // offsets of every "endstream", built on first need
+	entries   int   // cross-reference entries read, all sections together
 }
 
 // Open walks the file's cross-reference chain. header is the offset of the

@@ -7,6 +7,29 @@ import (
 	"github.com/doctrust/doctrust/engine/pdf/filters"
 )
 
+// entryAllowance bounds the cross-reference entries read from a file of n
+// bytes, all sections together, while they are read (maxEntries is the
+// ceiling for any size). A compressed xref stream can list a
+// million objects in a few kilobytes, and each entry costs memory and time
+// whether or not an object stands behind it; real files hold far fewer
+// objects than one per 16 bytes, with room for every small file.
+func entryAllowance(n int) int { return min(maxEntries, 1<<16+n/16) }
+
+// EntryAllowance is how many cross-reference entries this file may list
+// before its sections are cut.
+func (f *File) EntryAllowance() int { return entryAllowance(len(f.Data)) }
+
+// takeEntry counts one entry against entryAllowance; false means the file's
+// allowance is spent and the section is cut (EntriesCapped).
+func (f *File) takeEntry() bool {
+	if f.entries >= entryAllowance(len(f.Data)) {
+		f.Warn.EntriesCapped++
+		return false
+	}
+	f.entries++
+	return true
+}
+
 // readTable reads a classic "xref ... trailer <<>>" section at off.
 func (f *File) readTable(off int) *Section {
 	p := f.parser(f.Data, off)
@@ -50,6 +73,9 @@ func (f *File) readTable(off int) *Section {
 				break
 			}
 			rowStart = p.Pos()
+			if !f.takeEntry() {
+				break
+			}
 			// A common writer bug numbers the first subsection from 1 while
 			// its first row is object 0's free-list head.
 			if k == 0 && first == 1 && kw[0] == 'f' && g == 65535 {
@@ -143,12 +169,16 @@ func (f *File) readXrefStream(off int) *Section {
 	}
 	m := map[int32]Entry{}
 	pos := 0
+sections:
 	for i := 0; i+1 < len(index); i += 2 {
 		first, count := index[i], index[i+1]
 		if first < 0 || count < 0 {
 			break
 		}
 		for k := int64(0); k < count && pos+row <= len(data); k++ {
+			if !f.takeEntry() {
+				break sections
+			}
 			fields := readFields(data[pos:pos+row], widths)
 			pos += row
 			num := first + k

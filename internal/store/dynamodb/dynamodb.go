@@ -57,6 +57,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -130,6 +131,10 @@ type Store struct {
 	db     *dynamodb.Client
 	prefix string
 	now    func() time.Time
+	// local: the tables are this process's to create (DYNAMODB_ENDPOINT),
+	// so a missing one is recreated; recreating is one at a time.
+	local      bool
+	recreating atomic.Bool // CreateTables's own calls pass through deadline too
 
 	accounts, keys, counters, usage, secrets, sessions, tokens, ledger, baselines string // full table names
 }
@@ -149,7 +154,9 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dynamodb: %w", err)
 	}
-	client := dynamodb.NewFromConfig(awsCfg, func(o *dynamodb.Options) {
+	s := New(nil, cfg.Prefix, cfg.Now)
+	s.local = cfg.Endpoint != ""
+	s.db = dynamodb.NewFromConfig(awsCfg, s.clientOptions, func(o *dynamodb.Options) {
 		if cfg.Endpoint != "" {
 			o.BaseEndpoint = aws.String(cfg.Endpoint)
 			// DynamoDB Local's error responses carry a CRC32 header that
@@ -157,7 +164,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 			o.DisableValidateResponseChecksum = true
 		}
 	})
-	return New(client, cfg.Prefix, cfg.Now), nil
+	return s, nil
 }
 
 // New wraps an existing client. now decides expiry; nil means time.Now.
