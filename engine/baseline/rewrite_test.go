@@ -81,7 +81,7 @@ func TestProducerAloneStillFlags(t *testing.T) {
 	b := pdftest.OnePage("Statement 77")
 	b.Set(pdftest.PageObj, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595.28 841.89] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>")
 	b.Set(pdftest.FontObj, "<< /Type /Font /Subtype /Type1 /BaseFont /QBCDEF+Helvetica >>")
-	b.Set(6, "<< /Producer (Other Writer 1.0) /Creator (Acme Core Banking) /CreationDate (D:20240101000000Z) >>")
+	b.Set(6, "<< /Producer (Microsoft Word for Microsoft 365) /Creator (Acme Core Banking) /CreationDate (D:20240101000000Z) >>")
 	b.Trailer("/Root 1 0 R /Info 6 0 R")
 	b.XrefStream(pdftest.CatalogObj, pdftest.PagesObj, pdftest.PageObj, 6)
 	res := Match(trained(t, 6), describe(t, b.Bytes()))

@@ -224,7 +224,7 @@ var catalogue = []entry{
 
 	{"office-structure-anomalies.package-walked", "Office package walked", "The {format} package's {parts#part was|parts were} walked; no structural anomaly was found."},
 	{"office-structure-anomalies.package-unreadable", "Package not readable as a ZIP", "The package's ZIP structure could not be read (or declares more than {maxEntries#entry|entries}); its parts were not analysed."},
-	{"office-structure-anomalies.entries-capped", "Package entries cut short", "The package lists more than {maxEntries#entry|entries}, far more than a document needs; only the first {maxEntries} were read, so parts listed after them were not analysed."},
+	{"office-structure-anomalies.entries-capped", "Package entries cut short", "The package lists more than {maxEntries#entry|entries}, far more than a document needs; only the first {maxEntries#entry was|entries were} read, so the parts listed after them were not analysed."},
 	{"office-structure-anomalies.zip-ambiguous", "Ambiguous ZIP entries", "The archive holds {duplicates#duplicate entry name|duplicate entry names} and {mismatches#entry|entries} whose local header disagrees with the central directory, so different readers can see different content."},
 	{"office-structure-anomalies.path-tricks", "Unsafe entry names", "{count#entry name is|entry names are} absolute, {count?climbs|climb} out of the archive or {count?uses|use} backslashes or drive letters."},
 	{"office-structure-anomalies.extra-data", "Data outside the archive", "{leadingBytes#byte precedes|bytes precede} and {trailingBytes#byte follows|bytes follow} the ZIP archive."},

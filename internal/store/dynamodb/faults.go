@@ -54,6 +54,9 @@ func (s *Store) clientOptions(o *dynamodb.Options) {
 // original error in the chain. A caller that went away is not a fault of
 // the store and keeps its own error.
 func (s *Store) deadline(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+	if ctx.Value(schemaKey{}) != nil {
+		return next.HandleInitialize(ctx, in)
+	}
 	callCtx, cancel := context.WithTimeout(ctx, CallTimeout)
 	defer cancel()
 	out, md, err := next.HandleInitialize(callCtx, in)
@@ -84,4 +87,27 @@ func (s *Store) recreate(ctx context.Context) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
 	s.CreateTables(ctx)
+}
+
+// schemaKey marks the calls that build or inspect the schema.
+type schemaKey struct{}
+
+// schemaTimeout bounds one attempt of a schema call.
+const schemaTimeout = 30 * time.Second
+
+// schemaContext exempts the schema calls (creating tables, waiting for
+// them, TTL) from a request's deadline: they run at start, in a
+// deployment step or when a local store lost its tables, never for a
+// caller waiting on an answer, and DynamoDB Local takes seconds to create
+// tables on a loaded machine. Their own context still bounds them.
+func schemaContext(ctx context.Context) context.Context {
+	return context.WithValue(ctx, schemaKey{}, true)
+}
+
+// schemaOptions gives a schema call an HTTP client that waits as long as
+// table creation may take.
+func schemaOptions(o *dynamodb.Options) {
+	o.HTTPClient = awshttp.NewBuildableClient().
+		WithTimeout(schemaTimeout).
+		WithDialerOptions(func(d *net.Dialer) { d.Timeout = connectTimeout })
 }

@@ -71,6 +71,7 @@ func Tables() []Table {
 // and turns TTL on where the table has one. It is safe to run again on an
 // existing deployment: what exists is left as it is.
 func (s *Store) CreateTables(ctx context.Context) error {
+	ctx = schemaContext(ctx)
 	tables := Tables()
 	errs := make([]error, len(tables))
 	var wg sync.WaitGroup
@@ -108,7 +109,7 @@ func (s *Store) createTable(ctx context.Context, t Table) error {
 			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
 		})
 	}
-	if _, err := s.db.CreateTable(ctx, in); err != nil {
+	if _, err := s.db.CreateTable(ctx, in, schemaOptions); err != nil {
 		var inUse *types.ResourceInUseException
 		if !errors.As(err, &inUse) {
 			return fmt.Errorf("dynamodb: creating table %s: %w", name, err)
@@ -118,6 +119,7 @@ func (s *Store) createTable(ctx context.Context, t Table) error {
 	// immediate, so the waiter's first look is what keeps tests fast.
 	w := dynamodb.NewTableExistsWaiter(s.db, func(o *dynamodb.TableExistsWaiterOptions) {
 		o.MinDelay, o.MaxDelay = 500*time.Millisecond, 5*time.Second
+		o.ClientOptions = append(o.ClientOptions, schemaOptions)
 	})
 	if err := w.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)}, 5*time.Minute); err != nil {
 		return fmt.Errorf("dynamodb: waiting for table %s: %w", name, err)
@@ -125,7 +127,7 @@ func (s *Store) createTable(ctx context.Context, t Table) error {
 	if t.TTL == "" {
 		return nil
 	}
-	desc, err := s.db.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(name)})
+	desc, err := s.db.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(name)}, schemaOptions)
 	if err != nil {
 		return fmt.Errorf("dynamodb: reading TTL of %s: %w", name, err)
 	}
@@ -139,7 +141,7 @@ func (s *Store) createTable(ctx context.Context, t Table) error {
 		TimeToLiveSpecification: &types.TimeToLiveSpecification{
 			AttributeName: aws.String(t.TTL), Enabled: aws.Bool(true),
 		},
-	})
+	}, schemaOptions)
 	if err != nil {
 		return fmt.Errorf("dynamodb: enabling TTL on %s: %w", name, err)
 	}
