@@ -122,6 +122,13 @@ func Parse(data []byte) *Packet {
 			if len(stack) >= maxDepth {
 				return x
 			}
+			// Paths keep a name as written; properties carry its namespace.
+			written, writtenAttr := t.Name, make([]xml.Name, len(t.Attr))
+			t.Name = undeclared(t.Name)
+			for i := range t.Attr {
+				writtenAttr[i] = t.Attr[i].Name
+				t.Attr[i].Name = undeclared(t.Attr[i].Name)
+			}
 			fr := frame{name: t.Name}
 			for _, at := range t.Attr {
 				switch {
@@ -141,16 +148,16 @@ func Parse(data []byte) *Packet {
 				}
 			case t.Name.Space == nsRDF, t.Name.Space == NSMeta:
 			default:
-				fr.seg = qualified(prefixes, t.Name)
+				fr.seg = qualified(prefixes, written)
 			}
 			stack = append(stack, fr)
 			path := pathOf(stack)
-			for _, at := range t.Attr {
+			for i, at := range t.Attr {
 				an := at.Name
 				if an.Space == nsRDF || an.Space == "xmlns" || an.Space == "" || an.Space == nsXML {
 					continue
 				}
-				p := qualified(prefixes, an)
+				p := qualified(prefixes, writtenAttr[i])
 				if path != "" {
 					p = path + "/" + p
 				}
@@ -254,6 +261,31 @@ var commonPrefixes = [...][2]string{
 	{"http://ns.adobe.com/xmp/Identifier/qual/1.0/", "xmpidq"},
 	{"http://ns.adobe.com/xap/1.0/sType/Area#", "stArea"},
 	{"http://www.metadataworkinggroup.com/schemas/regions/", "mwg-rs"},
+}
+
+// undeclared gives a name whose prefix was never declared (the decoder
+// leaves the prefix as its space) the namespace writers mean by that
+// prefix, when it is a well-known one: such packets are malformed, but
+// the values they carry are still read under their namespace.
+func undeclared(n xml.Name) xml.Name {
+	if n.Space == "" || strings.ContainsAny(n.Space, "/:") {
+		return n
+	}
+	switch n.Space {
+	case "rdf":
+		n.Space = nsRDF
+		return n
+	case "x":
+		n.Space = NSMeta
+		return n
+	}
+	for _, p := range commonPrefixes {
+		if p[1] == n.Space {
+			n.Space = p[0]
+			return n
+		}
+	}
+	return n
 }
 
 // qualified names an element or attribute prefix:Local, with the prefix the

@@ -105,3 +105,24 @@ func FuzzParse(f *testing.F) {
 		ParseAll([][]byte{data, data})
 	})
 }
+
+// TestUndeclaredPrefix: a packet that uses a well-known prefix without
+// declaring it still yields the property under its namespace, listed as
+// written.
+func TestUndeclaredPrefix(t *testing.T) {
+	x := Parse([]byte(`<x:xmpmeta><rdf:RDF><rdf:Description xmlns:xap="http://ns.adobe.com/xap/1.0/" exif:DateTimeOriginal="2023-01-01T09:00:00">` +
+		`<xmp:ModifyDate>2024-01-01</xmp:ModifyDate><odd:Thing>v</odd:Thing></rdf:Description></rdf:RDF></x:xmpmeta>`))
+	if got := x.First(NSEXIF, "DateTimeOriginal"); got != "2023-01-01T09:00:00" {
+		t.Errorf("exif:DateTimeOriginal %q", got)
+	}
+	if got := x.First(NSBasic, "ModifyDate"); got != "2024-01-01" {
+		t.Errorf("xmp:ModifyDate %q", got)
+	}
+	var paths []string
+	for _, p := range x.Props {
+		paths = append(paths, p.Path)
+	}
+	if got := strings.Join(paths, "|"); got != "exif:DateTimeOriginal|xmp:ModifyDate|odd:Thing" {
+		t.Errorf("paths %s", got)
+	}
+}
