@@ -145,14 +145,13 @@ func xmpNumber(s string) (value, bool) {
 		if err1 != nil || err2 != nil {
 			return value{}, false
 		}
-		b := be.AppendUint32(be.AppendUint32(nil, uint32(int32(a))), uint32(int32(c)))
-		return value{typ: tSRational, count: 1, b: b, order: be}, true
+		return numberValue(tSRational, be.AppendUint32(be.AppendUint32(nil, uint32(int32(a))), uint32(int32(c))))
 	}
 	if n, err := strconv.ParseInt(s, 10, 32); err == nil {
-		return value{typ: tSLong, count: 1, b: be.AppendUint32(nil, uint32(int32(n))), order: be}, true
+		return numberValue(tSLong, be.AppendUint32(nil, uint32(int32(n))))
 	}
 	if f, err := strconv.ParseFloat(s, 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
-		return value{typ: tDouble, count: 1, b: be.AppendUint64(nil, math.Float64bits(f)), order: be}, true
+		return numberValue(tDouble, be.AppendUint64(nil, math.Float64bits(f)))
 	}
 	return value{}, false
 }
