@@ -22,11 +22,11 @@ import (
 // report (with structure warnings when the file is damaged).
 var (
 	// ErrUnreadable: the bytes are not a format the engine reads (the API's
-	// 422 not_a_pdf).
-	ErrUnreadable = errors.New("engine: not a readable format")
+	// 422 not_a_pdf). Every package's unreadable error wraps it.
+	ErrUnreadable = report.ErrUnreadable
 	// ErrDeadline: the document exhausted its time budget (the API's 422
-	// analysis_timeout).
-	ErrDeadline = errors.New("engine: analysis deadline exceeded")
+	// analysis_timeout). Every package's deadline error wraps it.
+	ErrDeadline = report.ErrDeadline
 )
 
 // Prepare builds the read-only tables the engine otherwise builds on first

@@ -2,8 +2,10 @@ package baseline
 
 import (
 	"errors"
+	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/doctrust/doctrust/engine/producers"
@@ -43,46 +45,10 @@ const (
 	maxWords  = 12
 )
 
-// hasEmail reports whether s holds an e-mail address, as the expression
-//
-//	[^\s@<>()]+@[^\s@<>()]+\.[A-Za-z]{2,}
-//
-// finds one (TestHasEmailAgreesWithExpression), without the regexp package
-// and the tables it builds at every process start: an '@' with an address
-// character before it, and after it a run of address characters holding,
-// past its first character, a '.' followed by two ASCII letters. Bytes of
-// multi-byte UTF-8 are never among the excluded ASCII characters, so
-// working on bytes changes nothing.
-func hasEmail(s string) bool {
-	for i := 1; i < len(s); i++ {
-		if s[i] != '@' || !addressByte(s[i-1]) {
-			continue
-		}
-		end := i + 1
-		for end < len(s) && addressByte(s[end]) {
-			end++
-		}
-		for j := i + 2; j+2 < end; j++ {
-			if s[j] == '.' && asciiLetter(s[j+1]) && asciiLetter(s[j+2]) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// addressByte is [^\s@<>()], \s being RE2's ASCII white space.
-func addressByte(c byte) bool {
-	switch c {
-	case ' ', '\t', '\n', '\f', '\r', '@', '<', '>', '(', ')':
-		return false
-	}
-	return true
-}
-
-func asciiLetter(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
-}
+// emailAddress finds an e-mail address, compiled on first use.
+var emailAddress = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`[^\s@<>()]+@[^\s@<>()]+\.[A-Za-z]{2,}`)
+})
 
 // Unrecognised stands for a Producer or Creator in which the catalogue
 // finds no tool: kept as a value of its own, so documents with and without
@@ -192,7 +158,7 @@ func acceptableText(s string) bool {
 	if utf8.RuneCountInString(s) > maxValueRunes || len(strings.Fields(s)) > maxWords {
 		return false
 	}
-	if hasEmail(s) {
+	if emailAddress().MatchString(s) {
 		return false
 	}
 	return longestDigitRun(s) < maxDigits

@@ -8,7 +8,6 @@ package compare
 import (
 	"bytes"
 	"context"
-	"errors"
 
 	"github.com/doctrust/doctrust/engine/pdf"
 	"github.com/doctrust/doctrust/engine/report"
@@ -27,8 +26,8 @@ const (
 // Errors: ErrNotPDF names the field whose bytes are not a PDF (the API's
 // 422 not_a_pdf); ErrDeadline is the time budget.
 var (
-	ErrNotPDF   = errors.New("compare: not a PDF")
-	ErrDeadline = errors.New("compare: analysis deadline exceeded")
+	ErrNotPDF   = report.ErrUnreadable.Named("compare: not a PDF")
+	ErrDeadline = report.ErrDeadline.Named("compare: analysis deadline exceeded")
 )
 
 // Report is the CompareReport of SPEC.md (docs/api.md has the full shape).

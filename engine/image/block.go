@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/doctrust/doctrust/engine/report"
+	"github.com/doctrust/doctrust/engine/xmp"
 )
 
 // build turns the walked facts into the report: image block, document
@@ -28,9 +29,11 @@ func build(data []byte, f *facts) *report.Report {
 
 // analysis holds the facts plus values derived once for several families.
 type analysis struct {
-	f        *facts
-	x        exifFacts // zero when no EXIF was accepted
-	software string    // EXIF Software, else XMP CreatorTool
+	f *facts
+	x exifFacts // zero when no EXIF was accepted
+	// packets are the file's XMP packets, read by engine/xmp.
+	packets  []*xmp.Packet
+	software string // EXIF Software, else XMP CreatorTool
 	tools    []toolHit
 	c2pa     c2paStore
 	q        int
@@ -45,13 +48,13 @@ type analysis struct {
 }
 
 func newAnalysis(f *facts) *analysis {
-	a := &analysis{f: f}
+	a := &analysis{f: f, packets: xmp.ParseAll(f.xmp)}
 	if f.exif != nil {
 		a.x = *f.exif
 	}
 	a.software = a.x.software
 	if a.software == "" {
-		if v := xmpValues(f.xmp, "xmp:CreatorTool"); len(v) > 0 {
+		if v := a.xmpValues(xmp.NSBasic, "CreatorTool"); len(v) > 0 {
 			a.software = v[0]
 		}
 	}
@@ -59,7 +62,7 @@ func newAnalysis(f *facts) *analysis {
 	a.tools = a.editorHits()
 	a.q, a.standard, a.hasQ = quality(f.dqt)
 	a.thumb = exifThumbnail(&a.x)
-	a.provenance, a.provenanceRef = provenance(f)
+	a.provenance, a.provenanceRef = a.readProvenance()
 	return a
 }
 

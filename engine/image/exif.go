@@ -61,9 +61,9 @@ type prepass struct {
 	numericElems uint64
 	// valueBytes sums the out-of-line values of every entry visited.
 	valueBytes uint64
-	// entries, when not nil, receives every entry the pass accepts, for
-	// the metadata listing (ListEXIF).
-	entries *[]EXIFEntry
+	// entries, when not nil, receives where every entry the pass accepts
+	// sits, for the metadata listing (ListEXIF), which has goexif decode it.
+	entries *[]entryAt
 }
 
 // prepassEXIF validates a TIFF-structured block. It returns nil only when
@@ -168,14 +168,7 @@ func (p *prepass) ifd(off uint32, chain int, kind uint16) (next uint32, err erro
 			}
 		}
 		if p.entries != nil {
-			var v []byte
-			if size > 4 {
-				voff := uint64(p.order.Uint32(e[8:]))
-				v = p.b[voff : voff+size]
-			} else {
-				v = e[8 : 8+size]
-			}
-			*p.entries = append(*p.entries, EXIFEntry{Dir: dirName(chain, kind), Tag: tag, Type: typ, Count: uint32(cnt), Value: v})
+			*p.entries = append(*p.entries, entryAt{dir: dirName(chain, kind), off: int64(off) + 2 + 12*int64(i)})
 		}
 		val := p.order.Uint32(e[8:])
 		if typ == 3 && cnt == 1 {

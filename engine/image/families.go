@@ -7,6 +7,7 @@ import (
 
 	"github.com/doctrust/doctrust/engine/report"
 	"github.com/doctrust/doctrust/engine/sniff"
+	"github.com/doctrust/doctrust/engine/xmp"
 )
 
 // editors is the catalogue of image editing software, matched as lower-case
@@ -80,10 +81,10 @@ func (a *analysis) editorHits() []toolHit {
 		}
 	}
 	add(a.x.software, "exif-software")
-	for _, v := range xmpValues(a.f.xmp, "xmp:CreatorTool") {
+	for _, v := range a.xmpValues(xmp.NSBasic, "CreatorTool") {
 		add(v, "xmp-creator-tool")
 	}
-	for _, v := range xmpValues(a.f.xmp, "stEvt:softwareAgent") {
+	for _, v := range a.xmpValues(xmp.NSEvt, "softwareAgent") {
 		add(v, "xmp-history")
 	}
 	if a.f.photoshopWritten {
@@ -204,8 +205,8 @@ func (a *analysis) inconsistency() *report.Finding {
 		ev["modifyDate"] = mod.Format("2006-01-02T15:04:05")
 	}
 	if okO {
-		for _, name := range []string{"exif:DateTimeOriginal", "photoshop:DateCreated", "xmp:CreateDate"} {
-			for _, v := range xmpValues(a.f.xmp, name) {
+		for _, name := range [...][2]string{{xmp.NSEXIF, "DateTimeOriginal"}, {xmp.NSPhotoshop, "DateCreated"}, {xmp.NSBasic, "CreateDate"}} {
+			for _, v := range a.xmpValues(name[0], name[1]) {
 				t, ok := xmpTime(v)
 				if !ok {
 					continue
@@ -490,7 +491,7 @@ func (a *analysis) generative() *report.Finding {
 		}
 	}
 	gen(a.x.software, "exif-software")
-	for _, v := range xmpValues(a.f.xmp, "xmp:CreatorTool") {
+	for _, v := range a.xmpValues(xmp.NSBasic, "CreatorTool") {
 		gen(v, "xmp-creator-tool")
 	}
 	for _, v := range a.c2pa.agents() {
@@ -601,7 +602,7 @@ func (a *analysis) location() *report.Finding {
 	if a.x.gps {
 		carriers = append(carriers, "exif-gps")
 	}
-	if len(xmpValues(a.f.xmp, "exif:GPSLatitude")) > 0 {
+	if len(a.xmpValues(xmp.NSEXIF, "GPSLatitude")) > 0 {
 		carriers = append(carriers, "xmp-gps")
 	}
 	if len(carriers) == 0 {

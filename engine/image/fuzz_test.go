@@ -89,6 +89,13 @@ func FuzzEXIF(f *testing.F) {
 	f.Add(tiffEXIF([]ent{ascii(0x010F, "Canon")}, []ent{ascii(0x9003, "2024:01:01 00:00:00")},
 		[]ent{rational3(2), rational3(4)}, buildJPEG(jpegOpts{w: 16, h: 16})))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// goexif decodes every entry the pre-pass accepts.
+		var at []entryAt
+		if (&prepass{b: data, facts: &exifFacts{}, entries: &at}).run() == nil {
+			if list, _, err := ListEXIF(data); err != nil || len(list) != len(at) {
+				t.Fatalf("goexif decoded %d of %d accepted entries (%v)", len(list), len(at), err)
+			}
+		}
 		x, err := parseEXIF(data)
 		if err != nil {
 			return

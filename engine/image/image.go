@@ -12,14 +12,13 @@ package image
 import (
 	"bytes"
 	"context"
-	"errors"
 
 	"github.com/doctrust/doctrust/engine/report"
 	"github.com/doctrust/doctrust/engine/sniff"
 )
 
 // ErrDeadline is returned when the context ends during a walk.
-var ErrDeadline = errors.New("image: analysis deadline exceeded")
+var ErrDeadline = report.ErrDeadline.Named("image: analysis deadline exceeded")
 
 // Walks reports whether this package walks the container of f. Formats it
 // does not walk keep the engine's container-not-walked disclosure.

@@ -1,9 +1,13 @@
 package image
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
+	"io"
 	"strconv"
+
+	"github.com/rwcarlsen/goexif/tiff"
 
 	"github.com/doctrust/doctrust/engine/report"
 	"github.com/doctrust/doctrust/engine/sniff"
@@ -80,28 +84,61 @@ func List(ctx context.Context, data []byte, format sniff.Format) (*Listing, erro
 }
 
 // EXIFEntry is one directory entry of an EXIF block: the directory it sits
-// in (IFD0, IFD1 ..., ExifIFD, GPS, InteropIFD), its tag, TIFF field type
-// and count, and its value bytes in the block's byte order.
+// in (IFD0, IFD1 ..., ExifIFD, GPS, InteropIFD) and the entry as goexif
+// decoded it (tag, TIFF field type, count, value bytes and values).
 type EXIFEntry struct {
-	Dir   string
-	Tag   uint16
-	Type  uint16
-	Count uint32
-	Value []byte
+	Dir string
+	Tag *tiff.Tag
+}
+
+// entryAt is where the pre-pass found an entry it accepted.
+type entryAt struct {
+	dir string
+	off int64
 }
 
 // ListEXIF lists the entries of a TIFF-structured block (an EXIF block, or
 // a whole TIFF file) in directory order: each IFD of the main chain
-// followed by the sub-IFDs it points to. It runs the same bounds-checking
-// pre-pass the inspection runs before goexif; a block the pre-pass refuses
-// yields no entries and the error. Values are slices of b.
+// followed by the sub-IFDs it points to. The bounds-checking pre-pass the
+// inspection runs walks the block first; a block it refuses yields no
+// entries and the error. goexif then decodes each entry the pre-pass
+// accepted, one at a time (its directory decoder gives up on a whole
+// directory at the first entry it cannot read; the pre-pass has already
+// left out the zero-length ones). Entries goexif cannot decode are left
+// out.
 func ListEXIF(b []byte) ([]EXIFEntry, binary.ByteOrder, error) {
-	var out []EXIFEntry
-	p := &prepass{b: b, facts: &exifFacts{}, entries: &out}
+	var at []entryAt
+	p := &prepass{b: b, facts: &exifFacts{}, entries: &at}
 	if err := p.run(); err != nil {
 		return nil, nil, err
 	}
+	out := make([]EXIFEntry, 0, len(at))
+	r := bytes.NewReader(b)
+	for _, e := range at {
+		if t := decodeEntry(r, e.off, p.order); t != nil {
+			out = append(out, EXIFEntry{Dir: e.dir, Tag: t})
+		}
+	}
 	return out, p.order, nil
+}
+
+// decodeEntry has goexif decode the 12-byte entry at off; nil when it
+// fails or faults (third-party code on hostile bytes, though the pre-pass
+// has bounded every count and offset).
+func decodeEntry(r *bytes.Reader, off int64, order binary.ByteOrder) (t *tiff.Tag) {
+	defer func() {
+		if recover() != nil {
+			t = nil
+		}
+	}()
+	if _, err := r.Seek(off, io.SeekStart); err != nil {
+		return nil
+	}
+	t, err := tiff.DecodeTag(r, order)
+	if err != nil {
+		return nil
+	}
+	return t
 }
 
 // dirName names a directory as exiftool's family-1 groups do.

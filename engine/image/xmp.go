@@ -3,44 +3,17 @@ package image
 import (
 	"bytes"
 	"strings"
+
+	"github.com/doctrust/doctrust/engine/xmp"
 )
 
-// XMP is read as text, not as RDF: the few properties the families use are
-// found as attributes (prefix:Name="v") or simple elements
-// (<prefix:Name>v</prefix:Name>). Packets written with other prefixes for
-// the same namespace are missed; that is a documented limit.
+// maxXMPValues caps the values of one property the families look at.
+const maxXMPValues = 64
 
-// xmpValues returns the values of one property across all packets, in file
-// order, capped.
-func xmpValues(packets [][]byte, name string) []string {
-	var out []string
-	attr := []byte(name + `="`)
-	elem := []byte("<" + name + ">")
-	for _, x := range packets {
-		for _, pat := range [][]byte{attr, elem} {
-			rest := x
-			for len(out) < 64 {
-				i := bytes.Index(rest, pat)
-				if i < 0 {
-					break
-				}
-				rest = rest[i+len(pat):]
-				stop := byte('"')
-				if pat[0] == '<' {
-					stop = '<'
-				}
-				j := bytes.IndexByte(rest, stop)
-				if j < 0 {
-					break
-				}
-				if v := bytes.TrimSpace(rest[:j]); len(v) > 0 {
-					out = append(out, string(v))
-				}
-				rest = rest[j:]
-			}
-		}
-	}
-	return out
+// xmpValues returns the values of one property across the file's packets,
+// in file order, capped.
+func (a *analysis) xmpValues(ns, name string) []string {
+	return xmp.Values(a.packets, ns, name, maxXMPValues)
 }
 
 // generativeSourceTypes are the IPTC DigitalSourceType terms that declare
@@ -53,7 +26,10 @@ var generativeSourceTypes = []string{
 }
 
 // sourceTypes returns the generative DigitalSourceType terms named in b
-// (an XMP packet or a C2PA manifest, which uses the same IPTC URIs).
+// (an XMP packet or a C2PA manifest, which uses the same IPTC URIs). It is
+// a search for the IPTC vocabulary's URIs, not a reading of the packet: the
+// term may sit in an element, an attribute or an rdf:resource, and a
+// manifest store is CBOR, so both are searched as bytes.
 func sourceTypes(b []byte) []string {
 	var out []string
 	const pfx = "digitalsourcetype/"
@@ -101,11 +77,12 @@ const (
 	provenanceMissing  = "missing"
 )
 
-// provenance reads the first dcterms:provenance value and says where its
-// manifest is. Other values (a free-text provenance statement) are not
+// readProvenance reads the first dcterms:provenance value and says where
+// its manifest is. Other values (a free-text provenance statement) are not
 // manifest references and give provenanceNone.
-func provenance(f *facts) (where, ref string) {
-	for _, v := range xmpValues(f.xmp, "dcterms:provenance") {
+func (a *analysis) readProvenance() (where, ref string) {
+	f := a.f
+	for _, v := range a.xmpValues(xmp.NSDCTerms, "provenance") {
 		lv := strings.ToLower(v)
 		switch {
 		case strings.HasPrefix(lv, "self#jumbf="):

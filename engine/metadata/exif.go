@@ -25,23 +25,23 @@ func (b *builder) exif(block []byte) bool {
 		if e.Dir != dir || c == nil {
 			c, dir = b.container(e.Dir), e.Dir
 		}
-		v := value{typ: e.Type, count: int(e.Count), b: e.Value, order: order}
+		v := tagValue(e.Tag, order)
 		table := exifTags()
 		if e.Dir == "GPS" {
 			table = gpsTags()
-			g.add(e.Tag, v)
+			g.add(e.Tag.Id, v)
 		}
-		def, known := table[e.Tag]
+		def, known := table[e.Tag.Id]
 		name := def.name
 		if !known {
-			name = "Tag0x" + hex4(e.Tag)
+			name = "Tag0x" + hex4(e.Tag.Id)
 		}
 		if e.Dir != "GPS" {
-			switch e.Tag {
+			switch e.Tag.Id {
 			case tagExifPointer, tagGPSPointer, tagInteropPointer:
 				continue // their directories are listed instead
 			case tagXMPNotes, tagIPTC, tagICC, tagMakerNote:
-				b.embedded(e.Tag, v.b)
+				b.embedded(e.Tag.Id, v.b)
 				c.add(name, binaryData(len(v.b)), "", "")
 				continue
 			}

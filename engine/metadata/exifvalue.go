@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/rwcarlsen/goexif/tiff"
+
 	"github.com/doctrust/doctrust/engine/pdf/cos"
 )
 
@@ -31,13 +33,43 @@ const (
 // arrays (strip offsets, tone curves) end in an ellipsis.
 const maxElems = 64
 
-// value is one entry's stored value: its TIFF type, element count and
-// bytes in the block's byte order.
+// value is one entry's stored value: its TIFF type, element count, bytes
+// in the block's byte order, and the entry as goexif decoded it, which
+// supplies the numbers (goexif is the one reader of EXIF values; this
+// package names and prints them).
 type value struct {
 	typ   uint16
 	count int
 	b     []byte
 	order binary.ByteOrder
+	t     *tiff.Tag
+}
+
+// tagValue is the value of an entry goexif decoded.
+func tagValue(t *tiff.Tag, order binary.ByteOrder) value {
+	return value{typ: uint16(t.Type), count: int(t.Count), b: t.Val, order: order, t: t}
+}
+
+// numberValue is one number XMP carries as text (exif:FNumber "28/10"),
+// of TIFF type typ with its bytes in big-endian order, decoded by goexif as
+// an entry of an EXIF block would be, so the print conversions apply.
+func numberValue(typ uint16, b []byte) (value, bool) {
+	be := binary.BigEndian
+	entry := be.AppendUint16(nil, 0)
+	entry = be.AppendUint16(entry, typ)
+	entry = be.AppendUint32(entry, 1)
+	if len(b) > 4 {
+		entry = be.AppendUint32(entry, 12)
+	}
+	entry = append(entry, b...)
+	for len(entry) < 12 {
+		entry = append(entry, 0)
+	}
+	t, err := tiff.DecodeTag(bytes.NewReader(entry), be)
+	if err != nil {
+		return value{}, false
+	}
+	return tagValue(t, be), true
 }
 
 // num is one numeric element: an integer, a rational n/d, or a float.
@@ -95,39 +127,36 @@ func (v value) numeric() bool {
 	return v.typ != tASCII && v.typ != tUndefined && int(v.typ) < len(typeSize) && v.typ != 0
 }
 
-// nums decodes up to limit numeric elements.
+// nums returns up to limit numeric elements, as goexif decoded them.
 func (v value) nums(limit int) []num {
-	if !v.numeric() {
+	if !v.numeric() || v.t == nil {
 		return nil
 	}
-	size := typeSize[v.typ]
-	n := min(v.count, len(v.b)/size, limit)
+	n := min(v.count, limit)
 	out := make([]num, 0, n)
-	o := v.order
 	for i := 0; i < n; i++ {
-		b := v.b[i*size:]
 		var x num
-		switch v.typ {
-		case tByte:
-			x = integer(int64(b[0]))
-		case tSByte:
-			x = integer(int64(int8(b[0])))
-		case tShort:
-			x = integer(int64(o.Uint16(b)))
-		case tSShort:
-			x = integer(int64(int16(o.Uint16(b))))
-		case tLong:
-			x = integer(int64(o.Uint32(b)))
-		case tSLong:
-			x = integer(int64(int32(o.Uint32(b))))
-		case tRational:
-			x = num{n: int64(o.Uint32(b)), d: int64(o.Uint32(b[4:])), kind: 'r'}
-		case tSRational:
-			x = num{n: int64(int32(o.Uint32(b))), d: int64(int32(o.Uint32(b[4:]))), kind: 'r'}
-		case tFloat:
-			x = num{f: float64(math.Float32frombits(o.Uint32(b))), kind: 'f'}
-		case tDouble:
-			x = num{f: math.Float64frombits(o.Uint64(b)), kind: 'f'}
+		switch v.t.Format() {
+		case tiff.IntVal:
+			k, err := v.t.Int64(i)
+			if err != nil {
+				return out
+			}
+			x = integer(k)
+		case tiff.RatVal:
+			a, d, err := v.t.Rat2(i)
+			if err != nil {
+				return out
+			}
+			x = num{n: a, d: d, kind: 'r'}
+		case tiff.FloatVal:
+			f, err := v.t.Float(i)
+			if err != nil {
+				return out
+			}
+			x = num{f: f, kind: 'f'}
+		default:
+			return out
 		}
 		out = append(out, x)
 	}

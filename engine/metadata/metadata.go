@@ -13,7 +13,6 @@ package metadata
 
 import (
 	"context"
-	"errors"
 	"strconv"
 	"strings"
 
@@ -25,8 +24,8 @@ import (
 
 // Errors of List; everything else is a report.
 var (
-	ErrUnreadable = errors.New("metadata: not a readable format")
-	ErrDeadline   = errors.New("metadata: deadline exceeded")
+	ErrUnreadable = report.ErrUnreadable.Named("metadata: not a readable format")
+	ErrDeadline   = report.ErrDeadline.Named("metadata: deadline exceeded")
 )
 
 // Options tune a listing.

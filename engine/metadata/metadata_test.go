@@ -196,7 +196,10 @@ func TestPrintConversions(t *testing.T) {
 	}
 	for _, c := range cases {
 		be := binary.BigEndian
-		v := value{typ: tSRational, count: 1, b: be.AppendUint32(be.AppendUint32(nil, uint32(int32(c.v.n))), uint32(int32(c.v.d))), order: be}
+		v, ok := numberValue(tSRational, be.AppendUint32(be.AppendUint32(nil, uint32(int32(c.v.n))), uint32(int32(c.v.d))))
+		if !ok {
+			t.Fatalf("%v: goexif refused the entry", c.v)
+		}
 		if got, ok := c.f(v); !ok || got != c.want {
 			t.Errorf("%v: %q, want %q", c.v, got, c.want)
 		}
@@ -219,7 +222,8 @@ func TestPrintConversions(t *testing.T) {
 		t.Errorf("XP %q", s)
 	}
 	// An unknown enumeration value stays data: no code.
-	val, raw, code := render(exifTags()[0x0112], value{typ: tShort, count: 1, b: []byte{0, 9}, order: binary.BigEndian})
+	orientation, _ := numberValue(tShort, []byte{0, 9})
+	val, raw, code := render(exifTags()[0x0112], orientation)
 	if val != "Unknown (9)" || raw != "9" || code != "" {
 		t.Errorf("unknown orientation %q %q %q", val, raw, code)
 	}

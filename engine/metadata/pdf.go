@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/doctrust/doctrust/engine/pdf"
+	"github.com/doctrust/doctrust/engine/xmp"
 )
 
 // pdf lists a PDF: its structural facts (File), the whole Info
@@ -46,7 +47,7 @@ func (b *builder) pdf(ctx context.Context, data []byte, header int, open func() 
 		}
 	}
 	if fx.XMP != nil && len(fx.XMP.Props) > 0 {
-		b.xmpParsed([]*pdf.XMP{fx.XMP})
+		b.xmpParsed([]*xmp.Packet{fx.XMP})
 	}
 	if len(fx.Fonts) > 0 {
 		c := b.container("Fonts")

@@ -1,46 +1,26 @@
 package metadata
 
 import (
-	"bytes"
 	"encoding/binary"
 	"math"
 	"strconv"
 	"strings"
 
-	"github.com/doctrust/doctrust/engine/pdf"
-)
-
-// XMP namespaces whose properties carry EXIF values.
-const (
-	nsTIFF   = "http://ns.adobe.com/tiff/1.0/"
-	nsEXIF   = "http://ns.adobe.com/exif/1.0/"
-	nsEXIFEX = "http://cipa.jp/exif/1.0/"
+	"github.com/doctrust/doctrust/engine/xmp"
 )
 
 // xmp lists XMP packets as one container. Every property is listed under
-// its path (pdf.ParseXMP): simple arrays are joined into one entry ("dc:
+// its path (xmp.Parse): simple arrays are joined into one entry ("dc:
 // creator" = "Ann, Bob"), language alternatives other than the default get
 // the language as a suffix (dc:title-fr), structures keep their item index
-// (xmpMM:History[2]/stEvt:action). JPEG extended-XMP chunks are joined
-// behind the main packets and read as one more packet.
+// (xmpMM:History[2]/stEvt:action). JPEG extended-XMP chunks are read as
+// one more packet behind the main ones (xmp.ParseAll).
 func (b *builder) xmp(packets [][]byte) {
-	var xs []*pdf.XMP
-	var ext [][]byte
-	for _, p := range packets {
-		if extendedXMP(p) {
-			ext = append(ext, p[40:])
-			continue
-		}
-		xs = append(xs, pdf.ParseXMP(p))
-	}
-	if len(ext) > 0 {
-		xs = append(xs, pdf.ParseXMP(bytes.Join(ext, nil)))
-	}
-	b.xmpParsed(xs)
+	b.xmpParsed(xmp.ParseAll(packets))
 }
 
 // xmpParsed lists flattened packets as one XMP container.
-func (b *builder) xmpParsed(xs []*pdf.XMP) {
+func (b *builder) xmpParsed(xs []*xmp.Packet) {
 	if len(xs) == 0 {
 		return
 	}
@@ -54,30 +34,16 @@ func (b *builder) xmpParsed(xs []*pdf.XMP) {
 	}
 }
 
-// extendedXMP recognises a JPEG extended-XMP chunk: a 32-digit hex GUID,
-// the full length and the chunk offset, then part of a packet.
-func extendedXMP(p []byte) bool {
-	if len(p) < 40 {
-		return false
-	}
-	for _, c := range p[:32] {
-		if !(c >= '0' && c <= '9' || c >= 'A' && c <= 'F' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
-}
-
 type xmpGPS struct {
 	lat, lon       float64
 	hasLat, hasLon bool
 }
 
-func (b *builder) xmpPacket(c *cont, x *pdf.XMP, g *xmpGPS) {
+func (b *builder) xmpPacket(c *cont, x *xmp.Packet, g *xmpGPS) {
 	type item struct {
 		key  string
 		vals []string
-		prop pdf.XMPProp
+		prop xmp.Prop
 	}
 	var items []item
 	arrays := map[string]int{} // joined array key -> index in items
@@ -124,8 +90,8 @@ func arrayItem(path string) (string, bool) {
 // xmpValue decodes the EXIF values XMP carries as text: enumerations
 // (tiff:Orientation "1"), rationals (exif:FNumber "28/10") and GPS
 // coordinates; everything else is shown as stored.
-func xmpValue(key string, p pdf.XMPProp, g *xmpGPS) (val, raw, code string) {
-	if (p.NS != nsTIFF && p.NS != nsEXIF && p.NS != nsEXIFEX) || strings.ContainsAny(key, "/[") {
+func xmpValue(key string, p xmp.Prop, g *xmpGPS) (val, raw, code string) {
+	if (p.NS != xmp.NSTIFF && p.NS != xmp.NSEXIF && p.NS != xmp.NSEXIFEX) || strings.ContainsAny(key, "/[") {
 		return p.Value, "", ""
 	}
 	switch p.Name {
@@ -179,14 +145,13 @@ func xmpNumber(s string) (value, bool) {
 		if err1 != nil || err2 != nil {
 			return value{}, false
 		}
-		b := be.AppendUint32(be.AppendUint32(nil, uint32(int32(a))), uint32(int32(c)))
-		return value{typ: tSRational, count: 1, b: b, order: be}, true
+		return numberValue(tSRational, be.AppendUint32(be.AppendUint32(nil, uint32(int32(a))), uint32(int32(c))))
 	}
 	if n, err := strconv.ParseInt(s, 10, 32); err == nil {
-		return value{typ: tSLong, count: 1, b: be.AppendUint32(nil, uint32(int32(n))), order: be}, true
+		return numberValue(tSLong, be.AppendUint32(nil, uint32(int32(n))))
 	}
 	if f, err := strconv.ParseFloat(s, 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
-		return value{typ: tDouble, count: 1, b: be.AppendUint64(nil, math.Float64bits(f)), order: be}, true
+		return numberValue(tDouble, be.AppendUint64(nil, math.Float64bits(f)))
 	}
 	return value{}, false
 }

@@ -2,7 +2,6 @@ package office
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"time"
 
@@ -21,7 +20,7 @@ type Options struct {
 }
 
 // ErrDeadline is returned when the context ends during analysis.
-var ErrDeadline = errors.New("office: deadline exceeded")
+var ErrDeadline = report.ErrDeadline.Named("office: deadline exceeded")
 
 // analysis carries what the walk learned to the family functions.
 type analysis struct {

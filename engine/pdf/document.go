@@ -8,6 +8,7 @@ import (
 	"github.com/doctrust/doctrust/engine/pdf/filters"
 	"github.com/doctrust/doctrust/engine/pdf/sigs"
 	"github.com/doctrust/doctrust/engine/report"
+	"github.com/doctrust/doctrust/engine/xmp"
 )
 
 // Document is one PDF opened once: the file layer (revisions, objects,
@@ -23,7 +24,7 @@ type Document struct {
 	f               *file.File
 	catalog         *cos.Dict
 	info            *cos.Dict
-	xmp             *XMP
+	xmp             *xmp.Packet
 	pages           []page
 	pageTreeDamaged bool
 	// block is the report's document block as the opening read it.
@@ -192,7 +193,7 @@ func (d *Document) isoDate(infoKey cos.Name, xmpName string) *string {
 // XMP decoding too, but summary.cost counts only content, object and
 // cross-reference streams (SPEC.md): the bytes decoded are returned so the
 // caller leaves them out.
-func decodeXMP(f *file.File, st *cos.Stream, resolve func(cos.Object) cos.Object) (*XMP, int64) {
+func decodeXMP(f *file.File, st *cos.Stream, resolve func(cos.Object) cos.Object) (*xmp.Packet, int64) {
 	before := f.Budget.Used
 	data, err := filters.Decode(st.Raw(f.Data), st.Dict, resolve, f.Budget)
 	used := f.Budget.Used - before
@@ -202,11 +203,11 @@ func decodeXMP(f *file.File, st *cos.Stream, resolve func(cos.Object) cos.Object
 		}
 		return nil, used
 	}
-	return ParseXMP(data), used
+	return xmp.Parse(data), used
 }
 
 // decodeXMP decodes a metadata stream met by a family.
-func (a *analysis) decodeXMP(st *cos.Stream) *XMP {
+func (a *analysis) decodeXMP(st *cos.Stream) *xmp.Packet {
 	x, used := decodeXMP(a.f, st, a.resolve)
 	a.uncountedBytes += used
 	return x

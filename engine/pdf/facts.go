@@ -8,6 +8,7 @@ import (
 	"github.com/doctrust/doctrust/engine/pdf/cos"
 	"github.com/doctrust/doctrust/engine/pdf/file"
 	"github.com/doctrust/doctrust/engine/report"
+	"github.com/doctrust/doctrust/engine/xmp"
 )
 
 // Limits of the metadata facts walk.
@@ -37,7 +38,7 @@ type Facts struct {
 	Signatures int
 	HasInfo    bool
 	Info       []InfoEntry
-	XMP        *XMP
+	XMP        *xmp.Packet
 	Fonts      []Font
 	FontsTotal int
 	// Structure is the structure-warnings finding an inspection would

@@ -1,8 +1,10 @@
 package pdf
 
 import (
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/doctrust/doctrust/engine/pdf/cos"
@@ -220,13 +222,13 @@ func redactedText(s string) bool {
 	}) {
 		return false
 	}
-	return !tiled(strings.Join(strings.Fields(s), " "), okWordAt)
+	return !onlyMatches(xrayOKWords(), strings.Join(strings.Fields(s), " "))
 }
 
 // allDates is x-ray's check_if_all_dates.
 func allDates(texts []string) bool {
 	for _, t := range texts {
-		if !tiled(t, dateAt) {
+		if !onlyMatches(xrayDate(), t) {
 			return false
 		}
 	}
@@ -234,114 +236,21 @@ func allDates(texts []string) bool {
 }
 
 // x-ray tests a text by deleting every match of a regular expression and
-// looking at what is left. The matchers below do the same without the
-// regexp package, whose start-up tables every process would otherwise
-// build: tiled(s, at) reports whether nothing is left, at(s) being the
-// length of the match the expression finds at the start of s (0 for
-// none). Deleting leftmost-first matches leaves nothing exactly when
-// matches tile s from its start, since a position where none starts keeps
-// its character. TestMatchersAgreeWithXRayExpressions and
-// FuzzXRayMatchers hold them to the expressions in the comments.
-func tiled(s string, at func(string) int) bool {
-	for s != "" {
-		n := at(s)
-		if n == 0 {
-			return false
-		}
-		s = s[n:]
-	}
-	return true
-}
+// looking at what is left; these are its expressions as x-ray writes them,
+// compiled on first use.
+var (
+	xrayOKWords = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)redacted +and +publicly +filed|name +redacted|confidential|privileged?|redacted|redacte|redact|redac|reda|red|re`)
+	})
+	xrayDate = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`[0-3]?\d[/\-][0-3]?\d[/\-]\d{2,4}`)
+	})
+)
 
-// okWords are x-ray's harmless words, longest first (x-ray lists "re"
-// before "redacted", so its leftmost-first match leaves "dacted" of
-// "REDACTED" behind and reports the box), as in
-//
-//	(?i)redacted +and +publicly +filed|name +redacted|confidential|privileged?|redacted|redacte|redact|redac|reda|red|re
-//
-// A space stands for one or more spaces; "privileged?" is its two words.
-var okWords = [...]string{"redacted and publicly filed", "name redacted", "confidential", "privileged",
-	"privilege", "redacted", "redacte", "redact", "redac", "reda", "red", "re"}
-
-// okWordAt matches the first of okWords that starts s, ASCII letters in
-// any case (the words hold no letter with a non-ASCII case fold).
-func okWordAt(s string) int {
-	for _, w := range okWords {
-		if n := wordAt(s, w); n > 0 {
-			return n
-		}
-	}
-	return 0
-}
-
-func wordAt(s, w string) int {
-	i := 0
-	for j := 0; j < len(w); j++ {
-		if w[j] == ' ' {
-			if i >= len(s) || s[i] != ' ' {
-				return 0
-			}
-			for i < len(s) && s[i] == ' ' {
-				i++
-			}
-			continue
-		}
-		if i >= len(s) || lowerASCII(s[i]) != w[j] {
-			return 0
-		}
-		i++
-	}
-	return i
-}
-
-func lowerASCII(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
-}
-
-// dateAt matches x-ray's date, [0-3]?\d[/\-][0-3]?\d[/\-]\d{2,4}, trying
-// the choices in the expression's order of preference: a day or month of
-// two digits before one, a year of four digits before three and two.
-func dateAt(s string) int {
-	for _, a := range [2]int{2, 1} {
-		n := dayAt(s, a)
-		if n == 0 {
-			continue
-		}
-		for _, b := range [2]int{2, 1} {
-			m := dayAt(s[n:], b)
-			if m == 0 {
-				continue
-			}
-			if y := digits(s[n+m:], 4); y >= 2 {
-				return n + m + y
-			}
-		}
-	}
-	return 0
-}
-
-// dayAt matches width digits, the first of 0-3 when there are two, and a
-// '/' or '-' after them: the length matched, or 0.
-func dayAt(s string, width int) int {
-	if len(s) < width+1 || digits(s, width) < width || width == 2 && s[0] > '3' {
-		return 0
-	}
-	if s[width] != '/' && s[width] != '-' {
-		return 0
-	}
-	return width + 1
-}
-
-// digits counts the ASCII digits starting s, up to most.
-func digits(s string, most int) int {
-	n := 0
-	for n < most && n < len(s) && '0' <= s[n] && s[n] <= '9' {
-		n++
-	}
-	return n
+// onlyMatches reports whether deleting every match of re from s leaves
+// nothing.
+func onlyMatches(re *regexp.Regexp, s string) bool {
+	return re.ReplaceAllString(s, "") == ""
 }
 
 // annotOpaque reports an annotation drawn without constant transparency.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/doctrust/doctrust/engine/pdf/cos"
 	"github.com/doctrust/doctrust/engine/producers"
+	"github.com/doctrust/doctrust/engine/xmp"
 )
 
 // maxHistoryRevisions bounds the revisions whose metadata is read: the
@@ -59,7 +60,7 @@ func (a *analysis) metadataHistory() []revisionMeta {
 		signed[ch.Revision] = ch.Touched.Signatures > 0
 	}
 	var out []revisionMeta
-	var prevXMP *XMP
+	var prevXMP *xmp.Packet
 	prevRef := -1
 	for k := 1; k <= n; k++ {
 		if k >= maxHistoryRevisions && k < n {
@@ -70,7 +71,7 @@ func (a *analysis) metadataHistory() []revisionMeta {
 		}
 		m := revisionMeta{revision: k, signed: signed[k]}
 		var info *cos.Dict
-		var x *XMP
+		var x *xmp.Packet
 		if k == n {
 			info, x = a.info, a.xmp
 		} else {

@@ -8,7 +8,6 @@ package pdf
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/doctrust/doctrust/engine/pdf/cos"
@@ -32,7 +31,7 @@ type Options struct {
 }
 
 // ErrDeadline is returned when the context ends before the analysis does.
-var ErrDeadline = errors.New("pdf: analysis deadline exceeded")
+var ErrDeadline = report.ErrDeadline.Named("pdf: analysis deadline exceeded")
 
 // analysis is one reading of a Document: what the families share. The
 // opened document (a.f, a.catalog, a.info, a.xmp, a.pages ...) is embedded,

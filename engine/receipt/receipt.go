@@ -34,8 +34,8 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
-	"strconv"
 	"time"
 	"unicode/utf8"
 
@@ -92,7 +92,10 @@ func Sign(reportJSON []byte, secret []byte, issuedAt time.Time, redacted bool) (
 		ReportHash:    hex.EncodeToString(sum[:]),
 		Redacted:      redacted,
 	}
-	rc.Signature = sign(rc, secret)
+	rc.Signature, err = sign(rc, secret)
+	if err != nil {
+		return report.Receipt{}, err
+	}
 	return rc, nil
 }
 
@@ -107,7 +110,7 @@ func Attach(r *report.Report, secret []byte, issuedAt time.Time, redacted bool) 
 	}
 	c := *r
 	c.Receipt = nil
-	body, err := c.AppendJSON(make([]byte, 0, 8192))
+	body, err := json.Marshal(&c)
 	if err != nil {
 		return nil, report.Receipt{}, err
 	}
@@ -118,7 +121,11 @@ func Attach(r *report.Report, secret []byte, issuedAt time.Time, redacted bool) 
 	// body is a compact object ending in '}' and holding at least "id":
 	// the receipt goes in place of that brace, as the last key.
 	out := append(body[:len(body)-1], `,"receipt":`...)
-	out = rc.AppendJSON(out)
+	sig, err := json.Marshal(rc)
+	if err != nil {
+		return nil, report.Receipt{}, err
+	}
+	out = append(out, sig...)
 	return append(out, '}'), rc, nil
 }
 
@@ -134,7 +141,8 @@ func Verify(reportJSON []byte, rc report.Receipt, secret []byte) (valid bool, re
 		!utf8.ValidString(rc.IssuedAt) || !utf8.ValidString(rc.EngineVersion) || !utf8.ValidString(rc.ReportHash) {
 		return false, ReasonBadSignature
 	}
-	if !hmac.Equal([]byte(sign(rc, secret)), []byte(rc.Signature)) {
+	want, err := sign(rc, secret)
+	if err != nil || !hmac.Equal([]byte(want), []byte(rc.Signature)) {
 		return false, ReasonBadSignature
 	}
 	h, err := ReportHash(reportJSON)
@@ -155,29 +163,13 @@ func ReportHash(reportJSON []byte) (string, error) {
 	return hex.EncodeToString(sum[:]), nil
 }
 
-// signature returns the lowercase hex HMAC-SHA256 of the canonical signed
-// fields of rc (rc.Signature is not read): the JCS form of
-// {"version","issuedAt","engineVersion","reportHash","redacted"}, written
-// directly, keys in their canonical order. The strings are valid UTF-8
-// (Verify checks; Sign makes them).
-func signature(rc report.Receipt) []byte {
-	b := make([]byte, 0, 192)
-	b = append(b, `{"engineVersion":`...)
-	b = appendString(b, rc.EngineVersion)
-	b = append(b, `,"issuedAt":`...)
-	b = appendString(b, rc.IssuedAt)
-	b = append(b, `,"redacted":`...)
-	b = strconv.AppendBool(b, rc.Redacted)
-	b = append(b, `,"reportHash":`...)
-	b = appendString(b, rc.ReportHash)
-	b = append(b, `,"version":`...)
-	b = appendString(b, rc.Version)
-	return append(b, '}')
-}
-
 // sign returns the receipt's signature under secret.
-func sign(rc report.Receipt, secret []byte) string {
+func sign(rc report.Receipt, secret []byte) (string, error) {
+	b, err := signature(rc)
+	if err != nil {
+		return "", err
+	}
 	m := hmac.New(sha256.New, secret)
-	m.Write(signature(rc))
-	return hex.EncodeToString(m.Sum(nil))
+	m.Write(b)
+	return hex.EncodeToString(m.Sum(nil)), nil
 }

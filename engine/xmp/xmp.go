@@ -1,4 +1,11 @@
-package pdf
+// Package xmp is the one XMP reader of the engine: PDF metadata streams,
+// image packets (JPEG APP1 and extended XMP, PNG iTXt, WebP, ISOBMFF) and
+// the packets an Office file's images carry are all flattened here, so two
+// readings of one packet cannot disagree. It is pure and bounded: a packet
+// is read as XML (namespaces resolved, entities decoded, never an external
+// entity), within a byte, token and depth budget, and malformed XML keeps
+// what was read before the fault.
+package xmp
 
 import (
 	"bytes"
@@ -6,27 +13,36 @@ import (
 	"io"
 	"strconv"
 	"strings"
-
-	"github.com/doctrust/doctrust/engine/pdf/cos"
+	"unicode/utf16"
 )
 
-// XMP namespaces the families read.
+// Namespaces the engine reads properties from.
 const (
-	nsPDF   = "http://ns.adobe.com/pdf/1.3/"
-	nsXMP   = "http://ns.adobe.com/xap/1.0/"
-	nsMM    = "http://ns.adobe.com/xap/1.0/mm/"
-	nsEvt   = "http://ns.adobe.com/xap/1.0/sType/ResourceEvent#"
-	nsRDF   = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
-	nsXML   = "http://www.w3.org/XML/1998/namespace"
-	nsMeta  = "adobe:ns:meta/"
-	maxXMP  = 4 << 20 // bytes of XMP read
-	maxToks = 200000  // XML tokens read
-	maxXMLD = 64      // element depth
+	NSPDF       = "http://ns.adobe.com/pdf/1.3/"
+	NSBasic     = "http://ns.adobe.com/xap/1.0/"
+	NSMM        = "http://ns.adobe.com/xap/1.0/mm/"
+	NSEvt       = "http://ns.adobe.com/xap/1.0/sType/ResourceEvent#"
+	NSMeta      = "adobe:ns:meta/"
+	NSDCTerms   = "http://purl.org/dc/terms/"
+	NSEXIF      = "http://ns.adobe.com/exif/1.0/"
+	NSEXIFEX    = "http://cipa.jp/exif/1.0/"
+	NSTIFF      = "http://ns.adobe.com/tiff/1.0/"
+	NSPhotoshop = "http://ns.adobe.com/photoshop/1.0/"
 )
 
-// XMPProp is one leaf value of an XMP packet: the namespace and local name
+const (
+	nsRDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+	nsXML = "http://www.w3.org/XML/1998/namespace"
+	// MaxTokens is the most XML tokens one packet is read for, so the most
+	// properties it can yield.
+	MaxTokens = 200000
+	maxBytes  = 4 << 20 // bytes of a packet read
+	maxDepth  = 64      // element depth
+)
+
+// Prop is one leaf value of an XMP packet: the namespace and local name
 // of the innermost property, and its text.
-type XMPProp struct {
+type Prop struct {
 	NS, Name string
 	Value    string
 	// Path places the value in the packet for a listing: prefixed
@@ -37,14 +53,14 @@ type XMPProp struct {
 	Lang string
 }
 
-// XMP is a flattened XMP packet: every text node and attribute value in
+// Packet is a flattened XMP packet: every text node and attribute value in
 // document order, each attributed to its nearest property.
-type XMP struct {
-	Props []XMPProp
+type Packet struct {
+	Props []Prop
 }
 
 // First returns the first value of a property.
-func (x *XMP) First(ns, name string) string {
+func (x *Packet) First(ns, name string) string {
 	if x == nil {
 		return ""
 	}
@@ -57,7 +73,7 @@ func (x *XMP) First(ns, name string) string {
 }
 
 // All returns every value of a property.
-func (x *XMP) All(ns, name string) []string {
+func (x *Packet) All(ns, name string) []string {
 	if x == nil {
 		return nil
 	}
@@ -70,43 +86,50 @@ func (x *XMP) All(ns, name string) []string {
 	return out
 }
 
-// xmpFrame is one open element: its name, its segment of the listing
+// frame is one open element: its name, its segment of the listing
 // path ("" for RDF syntax and the xmpmeta wrapper), the items counted so
 // far when it is an array, and its xml:lang.
-type xmpFrame struct {
+type frame struct {
 	name  xml.Name
 	seg   string
 	items int
 	lang  string
 }
 
-// ParseXMP flattens an XMP packet. It is bounded in bytes, tokens and depth,
+// Parse flattens an XMP packet. It is bounded in bytes, tokens and depth,
 // tolerates malformed XML by keeping what it read, and never expands
 // external entities (encoding/xml does not).
-func ParseXMP(data []byte) *XMP {
-	if len(data) > maxXMP {
-		data = data[:maxXMP]
+func Parse(data []byte) *Packet {
+	if len(data) > maxBytes {
+		data = data[:maxBytes]
 	}
-	data = xmpUTF8(data)
+	data = toUTF8(data)
 	dec := xml.NewDecoder(bytes.NewReader(data))
 	dec.Strict = false
 	dec.Entity = xml.HTMLEntity
 	// The packet is UTF-8 by now whatever its declaration says.
 	dec.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil }
-	x := &XMP{}
-	var stack []xmpFrame
+	x := &Packet{}
+	var stack []frame
 	prefixes := map[string]string{} // namespace URI -> first prefix declared for it
-	for toks := 0; toks < maxToks; toks++ {
+	for toks := 0; toks < MaxTokens; toks++ {
 		tok, err := dec.Token()
 		if err == io.EOF || err != nil {
 			break
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
-			if len(stack) >= maxXMLD {
+			if len(stack) >= maxDepth {
 				return x
 			}
-			fr := xmpFrame{name: t.Name}
+			// Paths keep a name as written; properties carry its namespace.
+			written, writtenAttr := t.Name, make([]xml.Name, len(t.Attr))
+			t.Name = undeclared(t.Name)
+			for i := range t.Attr {
+				writtenAttr[i] = t.Attr[i].Name
+				t.Attr[i].Name = undeclared(t.Attr[i].Name)
+			}
+			fr := frame{name: t.Name}
 			for _, at := range t.Attr {
 				switch {
 				case at.Name.Space == "xmlns":
@@ -123,22 +146,22 @@ func ParseXMP(data []byte) *XMP {
 					stack[len(stack)-1].items++
 					fr.seg = "[" + strconv.Itoa(stack[len(stack)-1].items) + "]"
 				}
-			case t.Name.Space == nsRDF, t.Name.Space == nsMeta:
+			case t.Name.Space == nsRDF, t.Name.Space == NSMeta:
 			default:
-				fr.seg = qualified(prefixes, t.Name)
+				fr.seg = qualified(prefixes, written)
 			}
 			stack = append(stack, fr)
-			path := xmpPath(stack)
-			for _, at := range t.Attr {
+			path := pathOf(stack)
+			for i, at := range t.Attr {
 				an := at.Name
 				if an.Space == nsRDF || an.Space == "xmlns" || an.Space == "" || an.Space == nsXML {
 					continue
 				}
-				p := qualified(prefixes, an)
+				p := qualified(prefixes, writtenAttr[i])
 				if path != "" {
 					p = path + "/" + p
 				}
-				x.Props = append(x.Props, XMPProp{NS: an.Space, Name: an.Local, Value: at.Value, Path: p, Lang: xmpLang(stack)})
+				x.Props = append(x.Props, Prop{NS: an.Space, Name: an.Local, Value: at.Value, Path: p, Lang: langOf(stack)})
 			}
 		case xml.EndElement:
 			if len(stack) > 0 {
@@ -152,8 +175,8 @@ func ParseXMP(data []byte) *XMP {
 			// Attribute the text to the innermost non-RDF element.
 			for i := len(stack) - 1; i >= 0; i-- {
 				if stack[i].name.Space != nsRDF {
-					x.Props = append(x.Props, XMPProp{NS: stack[i].name.Space, Name: stack[i].name.Local, Value: v,
-						Path: xmpPath(stack), Lang: xmpLang(stack)})
+					x.Props = append(x.Props, Prop{NS: stack[i].name.Space, Name: stack[i].name.Local, Value: v,
+						Path: pathOf(stack), Lang: langOf(stack)})
 					break
 				}
 			}
@@ -162,34 +185,48 @@ func ParseXMP(data []byte) *XMP {
 	return x
 }
 
-// xmpUTF8 converts a UTF-16 packet (XMP allows UTF-16, with or without a
+// toUTF8 converts a UTF-16 packet (XMP allows UTF-16, with or without a
 // byte-order mark) to UTF-8; UTF-8 comes back as it is.
-func xmpUTF8(b []byte) []byte {
+func toUTF8(b []byte) []byte {
 	if len(b) < 2 {
 		return b
 	}
 	switch {
 	case b[0] == 0xFE && b[1] == 0xFF:
-		return []byte(cos.DecodeUTF16(b[2:], true))
+		return decodeUTF16(b[2:], true)
 	case b[0] == 0xFF && b[1] == 0xFE:
-		return []byte(cos.DecodeUTF16(b[2:], false))
+		return decodeUTF16(b[2:], false)
 	case b[0] == 0 && b[1] != 0:
-		return []byte(cos.DecodeUTF16(b, true))
+		return decodeUTF16(b, true)
 	case b[0] != 0 && b[1] == 0:
-		return []byte(cos.DecodeUTF16(b, false))
+		return decodeUTF16(b, false)
 	}
 	return b
 }
 
+// decodeUTF16 decodes UTF-16 code units, a lone surrogate as U+FFFD and an
+// odd last byte dropped.
+func decodeUTF16(b []byte, bigEndian bool) []byte {
+	u := make([]uint16, 0, len(b)/2)
+	for i := 0; i+1 < len(b); i += 2 {
+		if bigEndian {
+			u = append(u, uint16(b[i])<<8|uint16(b[i+1]))
+		} else {
+			u = append(u, uint16(b[i+1])<<8|uint16(b[i]))
+		}
+	}
+	return []byte(string(utf16.Decode(u)))
+}
+
 // commonPrefixes name the namespaces XMP writers use, for packets whose
 // elements carry a namespace no prefix was declared for (a default
-// namespace). An array searched in order, as xmpPrefixes.
+// namespace). An array searched in order.
 var commonPrefixes = [...][2]string{
 	{"http://purl.org/dc/elements/1.1/", "dc"},
-	{nsXMP, "xmp"},
-	{nsMM, "xmpMM"},
-	{nsPDF, "pdf"},
-	{nsEvt, "stEvt"},
+	{NSBasic, "xmp"},
+	{NSMM, "xmpMM"},
+	{NSPDF, "pdf"},
+	{NSEvt, "stEvt"},
 	{"http://ns.adobe.com/xap/1.0/rights/", "xmpRights"},
 	{"http://ns.adobe.com/photoshop/1.0/", "photoshop"},
 	{"http://ns.adobe.com/tiff/1.0/", "tiff"},
@@ -226,6 +263,31 @@ var commonPrefixes = [...][2]string{
 	{"http://www.metadataworkinggroup.com/schemas/regions/", "mwg-rs"},
 }
 
+// undeclared gives a name whose prefix was never declared (the decoder
+// leaves the prefix as its space) the namespace writers mean by that
+// prefix, when it is a well-known one: such packets are malformed, but
+// the values they carry are still read under their namespace.
+func undeclared(n xml.Name) xml.Name {
+	if n.Space == "" || strings.ContainsAny(n.Space, "/:") {
+		return n
+	}
+	switch n.Space {
+	case "rdf":
+		n.Space = nsRDF
+		return n
+	case "x":
+		n.Space = NSMeta
+		return n
+	}
+	for _, p := range commonPrefixes {
+		if p[1] == n.Space {
+			n.Space = p[0]
+			return n
+		}
+	}
+	return n
+}
+
 // qualified names an element or attribute prefix:Local, with the prefix the
 // packet declared for its namespace (Clark notation when none is known).
 func qualified(prefixes map[string]string, n xml.Name) string {
@@ -246,7 +308,7 @@ func qualified(prefixes map[string]string, n xml.Name) string {
 	return "{" + n.Space + "}" + n.Local
 }
 
-func xmpPath(stack []xmpFrame) string {
+func pathOf(stack []frame) string {
 	var b strings.Builder
 	for _, f := range stack {
 		switch {
@@ -261,7 +323,7 @@ func xmpPath(stack []xmpFrame) string {
 	return b.String()
 }
 
-func xmpLang(stack []xmpFrame) string {
+func langOf(stack []frame) string {
 	for i := len(stack) - 1; i >= 0; i-- {
 		if stack[i].lang != "" {
 			return stack[i].lang
