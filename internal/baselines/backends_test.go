@@ -6,8 +6,8 @@ import (
 	"github.com/doctrust/doctrust/internal/store/sqlite"
 )
 
-// Both backends serve the baseline service: a method dropped or changed in either
-// fails the build here, not in the wiring.
+// Both backends serve the baseline service: a method dropped or changed in
+// either fails the build here, not in the wiring.
 var (
 	_ baselines.Store = (*sqlite.Store)(nil)
 	_ baselines.Store = (*dynamodb.Store)(nil)
