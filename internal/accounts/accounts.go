@@ -62,9 +62,32 @@ type InputError struct{ Message string }
 
 func (e *InputError) Error() string { return e.Message }
 
+// Store is the part of store.Store the account routes use; store.Store
+// documents each method. Both backends satisfy it.
+type Store interface {
+	// Accounts and their keys.
+	CreateAccount(ctx context.Context, a store.Account, first store.APIKey) error
+	Account(ctx context.Context, id string) (store.Account, error)
+	AccountByEmail(ctx context.Context, email string) (store.Account, error)
+	RotateKey(ctx context.Context, accountID, oldKeyID string, replacement store.APIKey) error
+	Keys(ctx context.Context, accountID string) ([]store.APIKey, error)
+
+	// Sessions and emailed tokens.
+	CreateSession(ctx context.Context, sess store.Session) error
+	Session(ctx context.Context, hash string) (store.Session, error)
+	DeleteSession(ctx context.Context, hash string) error
+	CreateToken(ctx context.Context, tok store.Token) error
+	VerifyEmail(ctx context.Context, tokenHash string) (accountID string, err error)
+	ResetPassword(ctx context.Context, tokenHash, passwordHash string) (accountID string, err error)
+
+	// The summary's balance and usage.
+	Balance(ctx context.Context, accountID, month string) (store.Balance, error)
+	UsageSince(ctx context.Context, accountID string, from time.Time) ([]store.UsageRecord, error)
+}
+
 // Service holds what the account routes need.
 type Service struct {
-	Store   store.Store
+	Store   Store
 	Plans   plans.Table
 	Limiter *ratelimit.Limiter
 	// Mail sends verification and reset links; nil when no sender is

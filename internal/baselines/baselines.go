@@ -39,9 +39,18 @@ var (
 	ErrTooMany      = errors.New("baselines: the account holds the most profiles") // 400
 )
 
+// Store is the part of store.Store that keeps the accounts' profiles;
+// store.Store documents each method. Both backends satisfy it.
+type Store interface {
+	PutBaseline(ctx context.Context, b store.Baseline, limit int) error
+	Baseline(ctx context.Context, accountID, issuer string) (store.Baseline, error)
+	Baselines(ctx context.Context, accountID string) ([]store.Baseline, error)
+	DeleteBaseline(ctx context.Context, accountID, issuer string) error
+}
+
 // Service holds the store, the rate limiter and the built-in profiles.
 type Service struct {
-	Store   store.Store
+	Store   Store
 	Plans   plans.Table
 	Limiter *ratelimit.Limiter
 	// BuiltIn are the public-specimen profiles shipped with the service.

@@ -84,10 +84,20 @@ type ProcessorError struct {
 func (e *ProcessorError) Error() string { return "billing: " + e.Op + ": " + e.Err.Error() }
 func (e *ProcessorError) Unwrap() error { return e.Err }
 
+// Store is the part of store.Store the webhook reads and writes; store.Store
+// documents each method. Both backends satisfy it.
+type Store interface {
+	Account(ctx context.Context, id string) (store.Account, error)
+	SetCustomer(ctx context.Context, accountID, customerID string) error
+	ApplyPlan(ctx context.Context, accountID string, st store.PlanState) error
+	AddCredits(ctx context.Context, accountID string, n int, grantID string) (store.Balance, error)
+	RecordPaymentFailure(ctx context.Context, accountID string, f store.PaymentFailure) error
+}
+
 // Config is what the service is built from (the mains read it from the
 // environment: internal/config).
 type Config struct {
-	Store   store.Store
+	Store   Store
 	Plans   plans.Table // with prices (plans.Table.Configure)
 	Limiter *ratelimit.Limiter
 	// SecretKey is STRIPE_SECRET_KEY; empty: checkout, credits and portal

@@ -258,7 +258,7 @@ func TestReplacedSubscription(t *testing.T) {
 
 // flaky fails the first call of each billing write, then behaves.
 type flaky struct {
-	store.Store
+	Store
 	failed map[string]bool
 }
 

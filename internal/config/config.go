@@ -76,7 +76,7 @@ func Plans(getenv func(string) string) plans.Table {
 }
 
 // Secret is the receipt secret: RECEIPT_SECRET, or the one generated into st.
-func Secret(ctx context.Context, getenv func(string) string, st store.Store) ([]byte, error) {
+func Secret(ctx context.Context, getenv func(string) string, st receiptkey.Store) ([]byte, error) {
 	secret, err := receiptkey.Load(ctx, getenv("RECEIPT_SECRET"), st)
 	if err != nil {
 		return nil, fmt.Errorf("config: receipt secret: %w", err)

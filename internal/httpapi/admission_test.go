@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/doctrust/doctrust/internal/metering"
 	"github.com/doctrust/doctrust/internal/pool"
 	"github.com/doctrust/doctrust/internal/store"
 )
@@ -206,7 +207,7 @@ func TestClientFaultsAreNotServerFaults(t *testing.T) {
 
 // outageStore is a store whose every read fails as a paused or stopped
 // DynamoDB does once its deadline passed.
-type outageStore struct{ store.Store }
+type outageStore struct{ metering.Store }
 
 func (outageStore) Count(context.Context, string) (int, error) {
 	return 0, fmt.Errorf("%w: dial tcp: connection refused", store.ErrUnavailable)

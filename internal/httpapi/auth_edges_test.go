@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/doctrust/doctrust/internal/metering"
 	"github.com/doctrust/doctrust/internal/store"
 )
 
@@ -42,7 +43,7 @@ func TestAuthorizationHeaderEdges(t *testing.T) {
 // raceLoser is a store in which another call takes the account's last
 // unit between this call's admission and its charge.
 type raceLoser struct {
-	store.Store
+	metering.Store
 	once sync.Once
 }
 

@@ -14,7 +14,7 @@ import (
 )
 
 func withBaselines(c *Config) {
-	st := c.Meter.Store
+	st := storeOf(c)
 	c.Baselines = &baselines.Service{Store: st, Plans: plans.New(0), Limiter: &ratelimit.Limiter{Store: st}, BuiltIn: baselines.BuiltIn()}
 }
 

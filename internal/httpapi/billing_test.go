@@ -34,7 +34,7 @@ func withBilling(apiBase string) func(*Config) {
 			"STRIPE_PRICE_BUSINESS": "price_business", "STRIPE_PRICE_CREDITS_SMALL": "price_small", "STRIPE_PRICE_CREDITS_LARGE": "price_large"}
 		tab := plans.New(0).Configure(func(env string) string { return priced[env] }, func(_ string, def int) int { return def })
 		c.Meter.Plans, c.Accounts.Plans = tab, tab
-		c.Billing = billing.New(billing.Config{Store: c.Meter.Store, Plans: tab, Limiter: c.Limiter,
+		c.Billing = billing.New(billing.Config{Store: storeOf(c), Plans: tab, Limiter: c.Limiter,
 			SecretKey: "sk_test_http", WebhookSecret: webhookSecret, APIBase: apiBase, BaseURL: "http://127.0.0.1:8080",
 			Logger: c.Logger})
 	}
@@ -266,7 +266,7 @@ func TestBillingRefusals(t *testing.T) {
 }
 
 // downStore fails every plan write, as a store outage would.
-type downStore struct{ store.Store }
+type downStore struct{ billing.Store }
 
 func (downStore) ApplyPlan(context.Context, string, store.PlanState) error {
 	return errors.New("store: connection refused")
@@ -276,7 +276,7 @@ func (downStore) ApplyPlan(context.Context, string, store.PlanState) error {
 // answers 500 (Stripe delivers it again) and the log says why.
 func TestWebhookStorageFailure(t *testing.T) {
 	e := newEnv(t, withBilling(deadAddress(t)), func(c *Config) {
-		c.Billing = billing.New(billing.Config{Store: downStore{c.Meter.Store}, Plans: c.Meter.Plans, Limiter: c.Limiter,
+		c.Billing = billing.New(billing.Config{Store: downStore{storeOf(c)}, Plans: c.Meter.Plans, Limiter: c.Limiter,
 			WebhookSecret: webhookSecret, Logger: c.Logger})
 	})
 	a, _ := e.keyed(t, plans.Free)

@@ -23,7 +23,7 @@ const ingestSecret = "ingest-test-secret"
 func ledgerEnv(t *testing.T, secret string) *env {
 	var n atomic.Int64
 	return newEnv(t, func(c *Config) {
-		c.Ledger = &ledger.Ledger{Store: c.Limiter.Store, NewID: func() string { return fmt.Sprintf("alert_%d", n.Add(1)) }}
+		c.Ledger = &ledger.Ledger{Store: storeOf(c), NewID: func() string { return fmt.Sprintf("alert_%d", n.Add(1)) }}
 		c.IngestSecret = secret
 		c.IngestMailDomain = "in.example"
 	})

@@ -122,7 +122,7 @@ func TestOpenAPIMatchesHandlers(t *testing.T) {
 	}
 	var cfg *Config
 	e := newEnv(t, withBaselines, func(c *Config) {
-		c.Ledger = &ledger.Ledger{Store: c.Limiter.Store, NewID: func() string { return "alert_1" }}
+		c.Ledger = &ledger.Ledger{Store: storeOf(c), NewID: func() string { return "alert_1" }}
 		c.IngestSecret, c.IngestMailDomain = "ingest-secret", "in.example"
 		cfg = c
 	})

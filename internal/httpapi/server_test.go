@@ -77,6 +77,10 @@ func newEnv(t *testing.T, mutate ...func(*Config)) *env {
 	return &env{srv: srv, pool: p, logs: logs, store: st, data: data, outbox: outbox}
 }
 
+// storeOf is the one store newEnv wires into every service of c, with all
+// its methods, for a mutation that adds a service.
+func storeOf(c *Config) *sqlite.Store { return c.Accounts.Store.(*sqlite.Store) }
+
 func pdfBytes(t *testing.T) []byte {
 	b, err := os.ReadFile(samplePDF)
 	if err != nil {

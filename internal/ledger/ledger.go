@@ -42,9 +42,20 @@ const (
 	saveAttempts  = 5
 )
 
+// Store is the part of store.Store that keeps the supplier ledger;
+// store.Store documents each method. Both backends satisfy it.
+type Store interface {
+	EnsureAlias(ctx context.Context, accountID, candidate string) (string, error)
+	AliasAccount(ctx context.Context, alias string) (string, error)
+	Suppliers(ctx context.Context, accountID string) ([]store.Supplier, error)
+	SaveSupplier(ctx context.Context, sp store.Supplier) error
+	AddAlert(ctx context.Context, a store.Alert) error
+	AlertsSince(ctx context.Context, accountID string, from time.Time) ([]store.Alert, error)
+}
+
 // Ledger ingests messages into the store.
 type Ledger struct {
-	Store store.LedgerStore
+	Store Store
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// NewID makes alert ids.

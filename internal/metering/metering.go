@@ -93,9 +93,22 @@ type Use struct {
 	Band      string
 }
 
+// Store is the part of store.Store the meter uses (store.Store documents
+// each method): resolving a key to its account, the balance, charging and
+// recording a use, and the rate limiter's part for the anonymous limit.
+// Both backends satisfy it.
+type Store interface {
+	ratelimit.Store
+	KeyByHash(ctx context.Context, hash string) (store.APIKey, error)
+	Account(ctx context.Context, id string) (store.Account, error)
+	Balance(ctx context.Context, accountID, month string) (store.Balance, error)
+	Charge(ctx context.Context, c store.Charge) (store.Balance, error)
+	RecordUsage(ctx context.Context, u store.UsageRecord) error
+}
+
 // Meter holds the store, the plan table and the anonymous limit.
 type Meter struct {
-	Store       store.Store
+	Store       Store
 	Plans       plans.Table
 	AnonPerHour int
 	Now         func() time.Time

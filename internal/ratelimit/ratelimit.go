@@ -43,9 +43,16 @@ type Exceeded struct{ RetryAfter int }
 
 func (e *Exceeded) Error() string { return fmt.Sprintf("rate limited, retry after %ds", e.RetryAfter) }
 
+// Store is the part of store.Store a limiter uses; store.Store documents
+// each method. Both backends satisfy it.
+type Store interface {
+	Hit(ctx context.Context, bucket string, limit int, expires time.Time) (int, error)
+	Count(ctx context.Context, bucket string) (int, error)
+}
+
 // Limiter applies rules against a store.
 type Limiter struct {
-	Store store.Store
+	Store Store
 	Now   func() time.Time
 }
 

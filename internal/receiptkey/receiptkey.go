@@ -10,16 +10,20 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-
-	"github.com/doctrust/doctrust/internal/store"
 )
 
 // Name is the secret's name in the store.
 const Name = "receipt"
 
+// Store is the part of store.Store the secret is kept in; store.Store
+// documents Secret. Both backends satisfy it.
+type Store interface {
+	Secret(ctx context.Context, name string, candidate []byte) ([]byte, error)
+}
+
 // Load returns the secret from env (when non-empty) or from st, creating
 // it there on first use; racing first users all get the one stored.
-func Load(ctx context.Context, env string, st store.Store) ([]byte, error) {
+func Load(ctx context.Context, env string, st Store) ([]byte, error) {
 	if env != "" {
 		return []byte(env), nil
 	}

@@ -1,9 +1,6 @@
 package store
 
-import (
-	"context"
-	"time"
-)
+import "time"
 
 // PaymentCoord is one payment coordinate in its stored form: never a full
 // account number (engine/paycoord keeps only these fields).
@@ -63,25 +60,4 @@ type Alert struct {
 	SenderDomain string
 	Band         string
 	Expires      time.Time
-}
-
-// LedgerStore is the supplier ledger's part of the store.
-type LedgerStore interface {
-	// EnsureAlias returns the account's ingest alias, storing candidate
-	// when it has none. ErrConflict when candidate belongs to another
-	// account (the caller draws another).
-	EnsureAlias(ctx context.Context, accountID, candidate string) (string, error)
-	// AliasAccount resolves an alias; ErrNotFound when unknown.
-	AliasAccount(ctx context.Context, alias string) (string, error)
-	// Suppliers lists an account's suppliers ordered by key.
-	Suppliers(ctx context.Context, accountID string) ([]Supplier, error)
-	// SaveSupplier writes sp with revision sp.Rev+1 when the stored
-	// revision is sp.Rev (0: none stored); ErrConflict otherwise, with
-	// nothing written.
-	SaveSupplier(ctx context.Context, sp Supplier) error
-	// AddAlert stores an alert.
-	AddAlert(ctx context.Context, a Alert) error
-	// AlertsSince lists an account's alerts at or after from, oldest
-	// first; expired alerts are never returned.
-	AlertsSince(ctx context.Context, accountID string, from time.Time) ([]Alert, error)
 }

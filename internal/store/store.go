@@ -253,7 +253,28 @@ type Store interface {
 	// exists; two racing callers both get the one that was stored.
 	Secret(ctx context.Context, name string, candidate []byte) ([]byte, error)
 
-	LedgerStore
+	// The supplier ledger (docs/ledger.md, records in ledger.go).
+
+	// EnsureAlias returns the account's ingest alias, storing candidate
+	// when it has none. ErrConflict when candidate belongs to another
+	// account (the caller draws another).
+	EnsureAlias(ctx context.Context, accountID, candidate string) (string, error)
+	// AliasAccount resolves an alias; ErrNotFound when unknown.
+	AliasAccount(ctx context.Context, alias string) (string, error)
+	// Suppliers lists an account's suppliers ordered by key.
+	Suppliers(ctx context.Context, accountID string) ([]Supplier, error)
+	// SaveSupplier writes sp with revision sp.Rev+1 when the stored
+	// revision is sp.Rev (0: none stored); ErrConflict otherwise, with
+	// nothing written.
+	SaveSupplier(ctx context.Context, sp Supplier) error
+	// AddAlert stores an alert.
+	AddAlert(ctx context.Context, a Alert) error
+	// AlertsSince lists an account's alerts at or after from, oldest
+	// first; expired alerts are never returned.
+	AlertsSince(ctx context.Context, accountID string, from time.Time) ([]Alert, error)
+
+	// Issuer baselines (docs/baselines.md).
+
 	// PutBaseline creates or replaces the account's profile for b.Issuer
 	// (Created is kept on a replacement). Creating one more profile than
 	// limit is ErrRefused, with nothing written.
