@@ -196,6 +196,22 @@ async function inspect(page, file, key) {
   await status(page, "#list-status", /Deleted acme-bank/);
   expect(await page.locator("#baseline-table tr[data-issuer='acme-bank']").count() === 0, "the deleted baseline gone");
 
+  // The supplier ledger: the alias, one supplier whose bank account changed
+  // between two forwarded invoices (the Go test sent them), and its alert.
+  await page.goto(base + "/account");
+  await page.click("a[href='/ledger']");
+  await page.waitForURL(base + "/ledger");
+  await status(page, "#suppliers-status", /supplier/);
+  expect(/^ap-[a-z0-9]+@in\.example$/.test(await page.textContent("#alias")), "the forwarding address shown");
+  const supplier = await page.textContent(".supplier");
+  expect(supplier.includes("Tax id DE136695976") && supplier.includes("acme.example"), "the supplier and its domain, got " + supplier);
+  expect(await page.locator(".supplier ol.chain > li").count() === 2, "two versions in the chain, got " + supplier);
+  expect((await page.textContent(".supplier ol.chain > li.current")).includes("account ending 6819"), "the current version last");
+  expect((await page.textContent("#alerts")).includes("Payment details changed"), "the change alert listed");
+  expect((await page.textContent("#advisory")).startsWith("Advisory only"), "the advisory shown");
+  await shot(page, "ledger");
+  await fits390(page, "ledger");
+
   // The refusals this script provokes are logged by Chromium as failed
   // loads; each is taken off once, anything else fails.
   for (const code of expectedRefusals) {
