@@ -151,6 +151,35 @@ async function inspect(page, file, key) {
   await shot(page, "inspect-390");
   await page.setViewportSize({ width: 1100, height: 800 });
 
+  // Compare: a revoked key is refused with what to do next; with the
+  // current key, an incremental update is recognised and a rewritten file's
+  // metadata change (the markup payload) is listed as text.
+  await page.goto(base + "/compare");
+  await page.setInputFiles("#original", process.env.COMPARE_ORIGINAL);
+  await page.setInputFiles("#candidate", process.env.COMPARE_CANDIDATE);
+  await page.fill("#compare-key", firstKey);
+  await page.click("#compare-button");
+  expectedRefusals.push(401);
+  const revoked = await status(page, "#compare-status", /key/);
+  expect(/rotating one on the account page/.test(revoked), "the refused key says what to do next, got " + revoked);
+  await page.fill("#compare-key", newKey);
+  await page.click("#compare-button");
+  await page.waitForSelector("#result:not([hidden])");
+  expect((await page.textContent("#relationship")) === "The candidate extends the original", "the relationship in words");
+  expect((await page.textContent("#relationship-detail")).includes("1 revision and"), "the revisions added");
+  expect(await page.locator("#findings .finding").count() > 0, "findings listed");
+  expect((await page.textContent("#compare-status")).includes("2 documents counted"), "the cost said");
+  expect((await page.textContent("#compare-disclaimer")).length > 20, "the comparison disclaimer shown");
+  await shot(page, "compare");
+  await fits390(page, "compare");
+  await page.setInputFiles("#candidate", process.env.INJECTION_PDF);
+  await page.click("#compare-button");
+  await page.waitForFunction(() => document.getElementById("relationship").textContent === "The candidate was rewritten");
+  expect((await page.textContent("#changes")).includes(process.env.INJECTION_TEXT), "the changed title shown as text");
+  expect(await page.locator("#result img").count() === 0 && await page.evaluate(() => window.__pwned === undefined), "no markup made from the title");
+  await shot(page, "compare-rewritten");
+  await fits390(page, "compare-rewritten");
+
   // Baselines on the Free plan: the plan says what it allows, the built-in
   // baselines are listed, and a training attempt says what to do next.
   const pdfs = process.env.BASELINE_PDFS.split(path.delimiter);
