@@ -180,6 +180,25 @@ async function inspect(page, file, key) {
   await shot(page, "compare-rewritten");
   await fits390(page, "compare-rewritten");
 
+  // Billing (BILLING_ENABLED, no Stripe key here): the plans and packs are
+  // listed, and checkout refused says what to do next.
+  await page.goto(base + "/account");
+  await page.click("a[href='/billing']");
+  await page.waitForURL(base + "/billing");
+  expect((await page.textContent("#current-plan")) === "Free", "the current plan named");
+  expect(await page.locator("#plans button.bill").count() === 3, "checkout for the three paid plans");
+  expect(await page.locator("#packs button.bill").count() === 2, "two credit packs on Free");
+  expect(await page.locator("button[data-api='/api/v1/billing/portal']").count() === 0, "no portal before a customer exists");
+  await page.click("#plans button[data-value=team]");
+  expectedRefusals.push(503);
+  const unavailable = await status(page, "#billing-status", /Billing/);
+  expect(/operator/.test(unavailable), "the refused checkout says what to do next, got " + unavailable);
+  await shot(page, "billing");
+  await fits390(page, "billing");
+  await page.goto(base + "/account?checkout=cancelled");
+  await page.waitForURL(base + "/billing");
+  expect((await status(page, "#checkout-status", /cancelled/)).includes("nothing was charged"), "a cancelled checkout said");
+
   // Baselines on the Free plan: the plan says what it allows, the built-in
   // baselines are listed, and a training attempt says what to do next.
   const pdfs = process.env.BASELINE_PDFS.split(path.delimiter);

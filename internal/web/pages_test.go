@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/doctrust/doctrust/internal/accounts"
+	"github.com/doctrust/doctrust/internal/plans"
 )
 
 func serve(t *testing.T, path string) *httptest.ResponseRecorder {
@@ -24,7 +25,7 @@ func serve(t *testing.T, path string) *httptest.ResponseRecorder {
 // TestPagesRenderWithCSP: every page renders, carries the policy and the
 // other protective headers, and loads only its own scripts.
 func TestPagesRenderWithCSP(t *testing.T) {
-	for _, path := range []string{"/", "/signup", "/login", "/forgot", "/account", "/account?verify=abc", "/static/app.css", "/static/inspect.js"} {
+	for _, path := range []string{"/", "/signup", "/login", "/forgot", "/account", "/baselines", "/ledger", "/compare", "/billing", "/account?verify=abc", "/static/app.css", "/static/inspect.js"} {
 		rec := serve(t, path)
 		if rec.Code != http.StatusOK {
 			t.Errorf("%s: status %d", path, rec.Code)
@@ -134,17 +135,24 @@ func TestBillingButtons(t *testing.T) {
 		v.Usage = accounts.UsageReport{Month: "2026-11"}
 		v.Chart = usageChart(v.Usage)
 		rec := httptest.NewRecorder()
-		New(Config{}).render(rec, "account", page{Page: "account", Data: v})
+		New(Config{}).render(rec, "billing", page{Page: "billing", Data: v})
 		return rec.Body.String()
 	}
-	if strings.Contains(render(accountView{}), `id="billing"`) {
-		t.Error("billing shown while not configured")
+	off := render(accountView{})
+	if strings.Contains(off, `class="bill`) || !strings.Contains(off, "doctrust admin plan") {
+		t.Error("billing off: want no buttons and the operator's way to change plans")
 	}
-	free := render(accountView{Billing: true, Free: true})
+	table := plans.New(0)
+	var rows []plans.Plan
+	for _, n := range table.Names() {
+		p, _ := table.Get(n)
+		rows = append(rows, p)
+	}
+	free := render(accountView{Billing: true, Free: true, Plans: rows, Packs: packRows(table), Plan: rows[0]})
 	if !strings.Contains(free, `data-value="solo"`) || !strings.Contains(free, `data-value="small"`) || strings.Contains(free, "/api/v1/billing/portal") {
 		t.Error("free account: want checkout and credit packs, no portal")
 	}
-	paid := render(accountView{Billing: true, Me: accounts.Me{Billing: accounts.BillingView{Portal: true, Subscription: true}}})
+	paid := render(accountView{Billing: true, Plans: rows, Plan: rows[1], Me: accounts.Me{Billing: accounts.BillingView{Portal: true, Subscription: true}}})
 	if strings.Contains(paid, `data-value="solo"`) || strings.Contains(paid, `data-value="small"`) || !strings.Contains(paid, "/api/v1/billing/portal") {
 		t.Error("subscribed account: want the portal only")
 	}

@@ -58,7 +58,7 @@ type Pages struct {
 }
 
 // pageNames are the templates that are whole pages (each with layout.html).
-var pageNames = []string{"inspect", "signup", "login", "forgot", "account", "baselines", "ledger", "compare"}
+var pageNames = []string{"inspect", "signup", "login", "forgot", "account", "baselines", "ledger", "compare", "billing"}
 
 // New parses the embedded templates; a template error is a programming
 // error caught by the tests, so it panics.
@@ -81,7 +81,7 @@ func New(cfg Config) *Pages {
 // Gateway's greedy {proxy+} for the assets); internal/deploy checks that
 // the accounts function receives each.
 var Routes = [][2]string{{"GET", "/"}, {"GET", "/signup"}, {"GET", "/login"}, {"GET", "/forgot"},
-	{"GET", "/account"}, {"GET", "/baselines"}, {"GET", "/ledger"}, {"GET", "/compare"},
+	{"GET", "/account"}, {"GET", "/baselines"}, {"GET", "/ledger"}, {"GET", "/compare"}, {"GET", "/billing"},
 	{"GET", "/static/{proxy+}"}}
 
 // Register adds the dashboard's routes to mux.
@@ -94,6 +94,7 @@ func (p *Pages) Register(mux *http.ServeMux) {
 	mux.HandleFunc("GET /baselines", p.session("baselines", "Issuer baselines"))
 	mux.HandleFunc("GET /ledger", p.session("ledger", "Supplier ledger"))
 	mux.Handle("GET /compare", p.static("compare", "Compare two PDFs"))
+	mux.HandleFunc("GET /billing", p.session("billing", "Billing"))
 	sub, _ := fs.Sub(staticFS, "static")
 	files := http.StripPrefix("/static/", http.FileServerFS(sub))
 	mux.Handle("GET /static/{file}", secure(files))
