@@ -200,3 +200,40 @@ func TestUsageLineAddsUp(t *testing.T) {
 		}
 	}
 }
+
+// TestBaselinesPlanNote: below Team the page names the plan that trains
+// and where to change it (the billing page when billing is on, the
+// operator otherwise); on Team it says nothing of the kind.
+func TestBaselinesPlanNote(t *testing.T) {
+	table := plans.New(0)
+	free, _ := table.Get(plans.Free)
+	team, _ := table.Get(plans.Team)
+	render := func(v accountView) string {
+		v.SignedIn, v.BaselinePlan = true, team
+		rec := httptest.NewRecorder()
+		New(Config{}).render(rec, "baselines", page{Page: "baselines", Data: v})
+		return rec.Body.String()
+	}
+	withBilling := render(accountView{Plan: free, Billing: true})
+	if !strings.Contains(withBilling, `id="plan-note"`) || !strings.Contains(withBilling, "Growth (team)") || !strings.Contains(withBilling, `href="/billing"`) {
+		t.Error("free with billing: want the plan note naming Growth and linking the billing page")
+	}
+	if off := render(accountView{Plan: free}); strings.Contains(off, `href="/billing"`) || !strings.Contains(off, "doctrust admin plan") {
+		t.Error("free without billing: want the operator's way, no billing link")
+	}
+	if on := render(accountView{Plan: team}); strings.Contains(on, `id="plan-note"`) {
+		t.Error("team: no plan note")
+	}
+}
+
+// TestSignedOutPagesLinkLogin: the account-bound pages, signed out, say
+// so and link to log in instead of drawing an empty page.
+func TestSignedOutPagesLinkLogin(t *testing.T) {
+	for _, path := range []string{"/account", "/baselines", "/ledger", "/billing"} {
+		rec := serve(t, path)
+		body := rec.Body.String()
+		if rec.Code != 200 || !strings.Contains(body, `id="signed-out"`) || !strings.Contains(body, `<a href="/login">Log in</a>`) {
+			t.Errorf("%s signed out: %d, no log-in prompt", path, rec.Code)
+		}
+	}
+}
