@@ -148,7 +148,7 @@ var messages = map[Code]string{
 	FreePlanOnly:          "Credit packs are sold to accounts on the Free plan only; a paid plan changes through the billing portal.",
 	NoBillingCustomer:     "The account has no billing record yet. Subscribe or buy credits first.",
 	PaymentProcessorError: "The payment processor did not answer as expected. Try again in a minute.",
-	BillingUnavailable:    "Billing is not available on this server.",
+	BillingUnavailable:    "Billing is not available on this server right now. Try again later, or ask the service's operator to change the plan.",
 	// supplier ledger
 	InvalidIngestSecret: "The ingest secret is missing or wrong.",
 	IngestUnavailable:   "Mail ingest is not configured on this server (INGEST_SECRET).",

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/doctrust/doctrust/internal/accounts"
+	"github.com/doctrust/doctrust/internal/plans"
 )
 
 // accountView is account.html's data.
@@ -21,6 +22,13 @@ type accountView struct {
 	Free bool
 	// UsageLine is the month in one sentence whose parts add up.
 	UsageLine string
+	// Plan is the account's row of the plan table; Plans the whole table
+	// in quota order (the billing page), Packs the credit packs;
+	// BaselinePlan the smallest plan that trains baselines.
+	Plan         plans.Plan
+	Plans        []plans.Plan
+	Packs        []plans.Pack
+	BaselinePlan plans.Plan
 }
 
 // usageLine says the month's documents so that the parts add up: the

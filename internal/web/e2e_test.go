@@ -2,10 +2,12 @@ package web_test
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/cookiejar"
@@ -19,6 +21,8 @@ import (
 	"github.com/doctrust/doctrust/engine/pdf/pdftest"
 	"github.com/doctrust/doctrust/internal/config"
 	"github.com/doctrust/doctrust/internal/httpapi"
+	"github.com/doctrust/doctrust/internal/ledger/ledgertest"
+	"github.com/doctrust/doctrust/internal/plans"
 	"github.com/doctrust/doctrust/internal/web"
 )
 
@@ -71,8 +75,8 @@ func browserTools(t *testing.T) (node, chromium, playwright string) {
 }
 
 // startService runs the whole service as `doctrust serve` builds it, on a
-// loopback port, with mail written to outbox.
-func startService(t *testing.T, outbox string) string {
+// loopback port, with mail written to outbox and extra settings.
+func startService(t *testing.T, outbox string, extra map[string]string) (string, *config.Service) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -80,6 +84,7 @@ func startService(t *testing.T, outbox string) string {
 	}
 	base := "http://" + ln.Addr().String()
 	env := map[string]string{"DATA_DIR": t.TempDir(), "MAIL_OUTBOX": outbox, "PUBLIC_BASE_URL": base, "STORE": "embedded"}
+	maps.Copy(env, extra)
 	svc, err := config.Server(context.Background(), config.Local, func(k string) string { return env[k] }, io.Discard)
 	if err != nil {
 		t.Fatal(err)
@@ -94,7 +99,7 @@ func startService(t *testing.T, outbox string) string {
 		srv.Close()
 		svc.Close()
 	})
-	return base
+	return base, svc
 }
 
 // TestDashboardInChromium: signup, verification from the mailed link,
@@ -108,25 +113,94 @@ func TestDashboardInChromium(t *testing.T) {
 	}
 	node, chromium, playwright := browserTools(t)
 	outbox := t.TempDir()
-	base := startService(t, outbox)
+	base, svc := startService(t, outbox, map[string]string{"INGEST_SECRET": e2eIngestSecret,
+		"INGEST_MAIL_DOMAIN": "in.example", "BILLING_ENABLED": "true"})
+	teamEmail, teamPassword := teamAccount(t, base, svc)
+	files := t.TempDir()
+	write := func(name string, b []byte) string {
+		p := filepath.Join(files, name)
+		if err := os.WriteFile(p, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	var samples []string
+	for i, text := range []string{"Statement 1 of 3", "Statement 2 of 3", "Statement 3 of 3"} {
+		samples = append(samples, write(fmt.Sprintf("statement-%d.pdf", i+1), pdftest.OnePage(text).Bytes()))
+	}
+	samples = append(samples, write("notes.pdf", []byte("not a PDF, only text\n")))
+	original := pdftest.OnePage("Invoice 1001 total 120.00").Bytes()
+	u := pdftest.Update(original)
+	u.Stream(pdftest.ContentObj, "<< >>", []byte("BT /F1 12 Tf 72 720 Td (Invoice 1001 total 920.00) Tj ET"))
+	u.Trailer(fmt.Sprintf("/Root %d 0 R", pdftest.CatalogObj))
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, node, "../../e2e/dashboard.cjs")
 	revs, _ := filepath.Abs(revisionsPDF)
 	cmd.Env = append(os.Environ(), "BASE_URL="+base, "OUTBOX="+outbox, "REVISIONS_PDF="+revs,
 		"INJECTION_PDF="+injectionPDF(t), "INJECTION_TEXT="+injectionText,
-		"PLAYWRIGHT_CORE="+playwright, "CHROMIUM="+chromium)
+		"PLAYWRIGHT_CORE="+playwright, "CHROMIUM="+chromium,
+		"TEAM_EMAIL="+teamEmail, "TEAM_PASSWORD="+teamPassword, "BASELINE_PDFS="+strings.Join(samples, string(os.PathListSeparator)),
+		"COMPARE_ORIGINAL="+write("original.pdf", original), "COMPARE_CANDIDATE="+write("candidate.pdf", u.Bytes()))
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "dashboard e2e: ok") {
 		t.Fatalf("browser test failed: %v\n%s", err, out)
 	}
 }
 
+const e2eIngestSecret = "e2e-ingest-secret"
+
+// teamAccount makes an account on the Team plan (as `doctrust admin plan`
+// does), gives it an alias and forwards it two invoices from one supplier
+// whose bank account changed, so the ledger page has a version chain and
+// an alert to draw.
+func teamAccount(t *testing.T, base string, svc *config.Service) (email, password string) {
+	t.Helper()
+	email, password = "team@example.com", "a long team password"
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar}
+	call := func(path, body string, header map[string]string) map[string]any {
+		req, _ := http.NewRequest("POST", base+path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		for k, v := range header {
+			req.Header.Set(k, v)
+		}
+		res, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var out map[string]any
+		json.NewDecoder(res.Body).Decode(&out)
+		if res.StatusCode >= 300 {
+			t.Fatalf("%s: %d %v", path, res.StatusCode, out)
+		}
+		return out
+	}
+	call("/api/v1/auth/signup", `{"email":"`+email+`","password":"`+password+`"}`, nil)
+	a, err := svc.HTTP.Accounts.Store.AccountByEmail(context.Background(), email)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.HTTP.Accounts.Store.SetPlan(context.Background(), a.ID, plans.Team); err != nil {
+		t.Fatal(err)
+	}
+	alias := call("/api/v1/ap/alias", "", nil)["address"].(string)
+	for i, iban := range []string{"DE89 3704 0044 0532 0130 00", "GB29 NWBK 6016 1331 9268 19"} {
+		pdf := pdftest.OnePage("Acme GmbH USt-IdNr. DE136695976 IBAN " + iban).Bytes()
+		raw := ledgertest.Message("billing@acme.example", fmt.Sprintf("<m%d@acme.example>", i), "Please find the invoice attached.",
+			ledgertest.Attachment{Name: "invoice.pdf", Type: "application/pdf", Data: pdf})
+		body, _ := json.Marshal(map[string]string{"recipient": alias, "rawMessage": base64.StdEncoding.EncodeToString(raw)})
+		call("/api/v1/ingest/email", string(body), map[string]string{httpapi.IngestSecretHeader: e2eIngestSecret})
+	}
+	return email, password
+}
+
 // TestAccountPageThroughService: the account page a signed-in account gets
 // from the whole service is server-rendered from its summary and usage,
 // and a state-changing call from a foreign origin is refused.
 func TestAccountPageThroughService(t *testing.T) {
-	base := startService(t, t.TempDir())
+	base, _ := startService(t, t.TempDir(), nil)
 	jar, _ := cookiejar.New(nil)
 	c := &http.Client{Jar: jar}
 	res, err := c.Post(base+"/api/v1/auth/signup", "application/json",
@@ -150,7 +224,7 @@ func TestAccountPageThroughService(t *testing.T) {
 	res.Body.Close()
 	page := string(body)
 	for _, want := range []string{"page@example.com", signup.APIKey.Preview, `data-key-id="` + signup.APIKey.ID + `"`,
-		`aria-label="documents per day by risk band"`, "No documents yet this month", `id="baselines"`} {
+		`aria-label="documents per day by risk band"`, "No documents yet this month", `href="/baselines"`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("account page lacks %q", want)
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/doctrust/doctrust/internal/accounts"
+	"github.com/doctrust/doctrust/internal/plans"
 )
 
 func serve(t *testing.T, path string) *httptest.ResponseRecorder {
@@ -24,7 +25,7 @@ func serve(t *testing.T, path string) *httptest.ResponseRecorder {
 // TestPagesRenderWithCSP: every page renders, carries the policy and the
 // other protective headers, and loads only its own scripts.
 func TestPagesRenderWithCSP(t *testing.T) {
-	for _, path := range []string{"/", "/signup", "/login", "/forgot", "/account", "/account?verify=abc", "/static/app.css", "/static/inspect.js"} {
+	for _, path := range []string{"/", "/signup", "/login", "/forgot", "/account", "/baselines", "/ledger", "/compare", "/billing", "/account?verify=abc", "/static/app.css", "/static/inspect.js"} {
 		rec := serve(t, path)
 		if rec.Code != http.StatusOK {
 			t.Errorf("%s: status %d", path, rec.Code)
@@ -134,17 +135,24 @@ func TestBillingButtons(t *testing.T) {
 		v.Usage = accounts.UsageReport{Month: "2026-11"}
 		v.Chart = usageChart(v.Usage)
 		rec := httptest.NewRecorder()
-		New(Config{}).render(rec, "account", page{Page: "account", Data: v})
+		New(Config{}).render(rec, "billing", page{Page: "billing", Data: v})
 		return rec.Body.String()
 	}
-	if strings.Contains(render(accountView{}), `id="billing"`) {
-		t.Error("billing shown while not configured")
+	off := render(accountView{})
+	if strings.Contains(off, `class="bill`) || !strings.Contains(off, "doctrust admin plan") {
+		t.Error("billing off: want no buttons and the operator's way to change plans")
 	}
-	free := render(accountView{Billing: true, Free: true})
+	table := plans.New(0)
+	var rows []plans.Plan
+	for _, n := range table.Names() {
+		p, _ := table.Get(n)
+		rows = append(rows, p)
+	}
+	free := render(accountView{Billing: true, Free: true, Plans: rows, Packs: packRows(table), Plan: rows[0]})
 	if !strings.Contains(free, `data-value="solo"`) || !strings.Contains(free, `data-value="small"`) || strings.Contains(free, "/api/v1/billing/portal") {
 		t.Error("free account: want checkout and credit packs, no portal")
 	}
-	paid := render(accountView{Billing: true, Me: accounts.Me{Billing: accounts.BillingView{Portal: true, Subscription: true}}})
+	paid := render(accountView{Billing: true, Plans: rows, Plan: rows[1], Me: accounts.Me{Billing: accounts.BillingView{Portal: true, Subscription: true}}})
 	if strings.Contains(paid, `data-value="solo"`) || strings.Contains(paid, `data-value="small"`) || !strings.Contains(paid, "/api/v1/billing/portal") {
 		t.Error("subscribed account: want the portal only")
 	}
@@ -189,6 +197,43 @@ func TestUsageLineAddsUp(t *testing.T) {
 	} {
 		if got := usageLine(c.u); got != c.want {
 			t.Errorf("usageLine = %q, want %q", got, c.want)
+		}
+	}
+}
+
+// TestBaselinesPlanNote: below Team the page names the plan that trains
+// and where to change it (the billing page when billing is on, the
+// operator otherwise); on Team it says nothing of the kind.
+func TestBaselinesPlanNote(t *testing.T) {
+	table := plans.New(0)
+	free, _ := table.Get(plans.Free)
+	team, _ := table.Get(plans.Team)
+	render := func(v accountView) string {
+		v.SignedIn, v.BaselinePlan = true, team
+		rec := httptest.NewRecorder()
+		New(Config{}).render(rec, "baselines", page{Page: "baselines", Data: v})
+		return rec.Body.String()
+	}
+	withBilling := render(accountView{Plan: free, Billing: true})
+	if !strings.Contains(withBilling, `id="plan-note"`) || !strings.Contains(withBilling, "Growth (team)") || !strings.Contains(withBilling, `href="/billing"`) {
+		t.Error("free with billing: want the plan note naming Growth and linking the billing page")
+	}
+	if off := render(accountView{Plan: free}); strings.Contains(off, `href="/billing"`) || !strings.Contains(off, "doctrust admin plan") {
+		t.Error("free without billing: want the operator's way, no billing link")
+	}
+	if on := render(accountView{Plan: team}); strings.Contains(on, `id="plan-note"`) {
+		t.Error("team: no plan note")
+	}
+}
+
+// TestSignedOutPagesLinkLogin: the account-bound pages, signed out, say
+// so and link to log in instead of drawing an empty page.
+func TestSignedOutPagesLinkLogin(t *testing.T) {
+	for _, path := range []string{"/account", "/baselines", "/ledger", "/billing"} {
+		rec := serve(t, path)
+		body := rec.Body.String()
+		if rec.Code != 200 || !strings.Contains(body, `id="signed-out"`) || !strings.Contains(body, `<a href="/login">Log in</a>`) {
+			t.Errorf("%s signed out: %d, no log-in prompt", path, rec.Code)
 		}
 	}
 }

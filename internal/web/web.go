@@ -58,7 +58,7 @@ type Pages struct {
 }
 
 // pageNames are the templates that are whole pages (each with layout.html).
-var pageNames = []string{"inspect", "signup", "login", "forgot", "account"}
+var pageNames = []string{"inspect", "signup", "login", "forgot", "account", "baselines", "ledger", "compare", "billing"}
 
 // New parses the embedded templates; a template error is a programming
 // error caught by the tests, so it panics.
@@ -81,7 +81,8 @@ func New(cfg Config) *Pages {
 // Gateway's greedy {proxy+} for the assets); internal/deploy checks that
 // the accounts function receives each.
 var Routes = [][2]string{{"GET", "/"}, {"GET", "/signup"}, {"GET", "/login"}, {"GET", "/forgot"},
-	{"GET", "/account"}, {"GET", "/static/{proxy+}"}}
+	{"GET", "/account"}, {"GET", "/baselines"}, {"GET", "/ledger"}, {"GET", "/compare"}, {"GET", "/billing"},
+	{"GET", "/static/{proxy+}"}}
 
 // Register adds the dashboard's routes to mux.
 func (p *Pages) Register(mux *http.ServeMux) {
@@ -89,7 +90,11 @@ func (p *Pages) Register(mux *http.ServeMux) {
 	mux.Handle("GET /signup", p.static("signup", "Create an account"))
 	mux.Handle("GET /login", p.static("login", "Log in"))
 	mux.Handle("GET /forgot", p.static("forgot", "Forgotten password"))
-	mux.HandleFunc("GET /account", p.account)
+	mux.HandleFunc("GET /account", p.session("account", "Account"))
+	mux.HandleFunc("GET /baselines", p.session("baselines", "Issuer baselines"))
+	mux.HandleFunc("GET /ledger", p.session("ledger", "Supplier ledger"))
+	mux.Handle("GET /compare", p.static("compare", "Compare two PDFs"))
+	mux.HandleFunc("GET /billing", p.session("billing", "Billing"))
 	sub, _ := fs.Sub(staticFS, "static")
 	files := http.StripPrefix("/static/", http.FileServerFS(sub))
 	mux.Handle("GET /static/{file}", secure(files))
@@ -132,21 +137,24 @@ func (p *Pages) render(w http.ResponseWriter, name string, data page) {
 	}
 }
 
-// account is the signed-in account's page, or a sign-in prompt. It also
-// receives the mailed links (?verify=, ?reset=), whose tokens its script
-// posts to the API; the page itself consumes nothing.
-func (p *Pages) account(w http.ResponseWriter, r *http.Request) {
-	secure(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		view, err := p.accountView(r)
-		if err != nil {
-			p.cfg.Logger.Error("account page", "err", err.Error())
-			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-			w.WriteHeader(http.StatusInternalServerError)
-			_, _ = w.Write([]byte("internal error\n"))
-			return
-		}
-		p.render(w, "account", page{Title: "Account", Page: "account", MailOutbox: p.cfg.MailOutbox, Data: view})
-	})).ServeHTTP(w, r)
+// session serves a page drawn from the signed-in account (or a sign-in
+// prompt). The account page also receives the mailed links (?verify=,
+// ?reset=), whose tokens its script posts to the API; no page consumes
+// anything.
+func (p *Pages) session(name, title string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		secure(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			view, err := p.accountView(r)
+			if err != nil {
+				p.cfg.Logger.Error("account page", "page", name, "err", err.Error())
+				w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+				w.WriteHeader(http.StatusInternalServerError)
+				_, _ = w.Write([]byte("internal error\n"))
+				return
+			}
+			p.render(w, name, page{Title: title, Page: name, MaxUploadMB: p.cfg.MaxUploadMB, MailOutbox: p.cfg.MailOutbox, Data: view})
+		})).ServeHTTP(w, r)
+	}
 }
 
 func (p *Pages) accountView(r *http.Request) (accountView, error) {
@@ -177,6 +185,26 @@ func (p *Pages) signedIn(r *http.Request, a store.Account) (accountView, error) 
 	if err != nil {
 		return accountView{}, err
 	}
-	return accountView{SignedIn: true, Me: me, Usage: u, Chart: usageChart(u),
-		Billing: p.cfg.BillingEnabled(), Free: a.Plan == plans.Free, UsageLine: usageLine(u)}, nil
+	table := p.cfg.Accounts.Plans
+	plan, _ := table.Get(a.Plan)
+	v := accountView{SignedIn: true, Me: me, Usage: u, Chart: usageChart(u),
+		Billing: p.cfg.BillingEnabled(), Free: a.Plan == plans.Free, UsageLine: usageLine(u),
+		Plan: plan, Packs: packRows(table)}
+	for _, name := range table.Names() {
+		row, _ := table.Get(name)
+		v.Plans = append(v.Plans, row)
+		if row.Baselines && v.BaselinePlan.Name == "" {
+			v.BaselinePlan = row
+		}
+	}
+	return v, nil
+}
+
+func packRows(t plans.Table) []plans.Pack {
+	var out []plans.Pack
+	for _, name := range t.PackNames() {
+		k, _ := t.Pack(name)
+		out = append(out, k)
+	}
+	return out
 }

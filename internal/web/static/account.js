@@ -1,8 +1,11 @@
 // The account page: confirms a mailed verification link, takes a new
-// password from a reset link, rotates keys and opens billing sessions.
+// password from a reset link, and rotates keys.
 "use strict";
 (function () {
   const params = new URLSearchParams(location.search);
+  // Stripe sends the browser back to /account?checkout=…; the billing
+  // page says what happened.
+  if (params.has("checkout")) { location.replace("/billing?checkout=" + encodeURIComponent(params.get("checkout"))); return; }
   // Tokens leave the address bar once read, so they are not bookmarked
   // or shared by accident.
   if (params.has("verify") || params.has("reset")) history.replaceState(null, "", "/account");
@@ -59,14 +62,4 @@
     });
   }
 
-  for (const button of document.querySelectorAll("button.bill")) {
-    button.addEventListener("click", async () => {
-      const body = button.dataset.field ? { [button.dataset.field]: button.dataset.value } : undefined;
-      const status = document.getElementById("billing-status");
-      dt.status(status, "Opening…");
-      const r = await dt.post(button.dataset.api, body);
-      if (r.ok && typeof r.body.url === "string" && /^https:\/\//.test(r.body.url)) location.assign(r.body.url);
-      else dt.status(status, r.ok ? "The payment page address was not usable." : dt.explain(r), true);
-    });
-  }
 })();

@@ -1,0 +1,116 @@
+// The supplier ledger page: the forwarding alias (POST /api/v1/ap/alias,
+// which creates it on the first call), then the ledger (GET
+// /api/v1/ap/ledger): alerts of the last 30 days, newest first, and each
+// supplier's payment coordinates with their version chain. Strings (sender
+// domains, tax ids: attacker-authored) are set with textContent only.
+"use strict";
+(function () {
+  const $ = (id) => document.getElementById(id);
+  if (!$("alias-box")) return; // signed out
+
+  function el(tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+  function cell(tr, text, label) {
+    const td = el("td", "", text);
+    if (label) td.dataset.label = label;
+    tr.appendChild(td);
+  }
+  const when = (iso) => (iso || "").replace("T", " ").slice(0, 16) + (iso ? " UTC" : "");
+  const alertWords = {
+    "coordinates-changed": "Payment details changed",
+    "new-sender-domain": "Mail from a new sender domain",
+    "risky-attachment": "Risky attachment",
+  };
+  const kindWords = {
+    iban: "IBAN", bic: "BIC", "us-aba": "US routing number", "uk-sort-code": "UK sort code",
+    "br-bank": "Brazilian bank account", boleto: "Boleto", pix: "PIX key", cnpj: "CNPJ", cpf: "CPF",
+    "eu-vat": "EU VAT number", "us-ein": "US EIN",
+  };
+  // coord says one masked coordinate in words: "IBAN DE, bank 37040044, account ending 3000".
+  function coord(c) {
+    const parts = [(kindWords[c.kind] || c.kind) + (c.country ? " " + c.country : "")];
+    if (c.bankCode) parts.push("bank " + c.bankCode);
+    if (c.branch) parts.push("branch " + c.branch);
+    if (c.accountLast4) parts.push("account ending " + c.accountLast4);
+    if (c.keyLast4) parts.push("key ending " + c.keyLast4);
+    if (c.taxId) parts.push("tax id " + c.taxId);
+    return parts.join(", ");
+  }
+  function coords(list) {
+    const ul = el("ul", "coords");
+    for (const c of list || []) ul.appendChild(el("li", "", coord(c)));
+    if (!ul.children.length) ul.appendChild(el("li", "hint", "no payment details read"));
+    return ul;
+  }
+
+  async function load() {
+    const a = await dt.post("/api/v1/ap/alias");
+    if (!a.ok) { dt.status($("alias-status"), dt.explain(a), true); return; }
+    $("alias").textContent = a.body.address || a.body.alias;
+    $("alias-line").hidden = false;
+    $("alias-hint").hidden = false;
+    dt.status($("alias-status"), a.body.address ? "" :
+      "This server has no mail domain (INGEST_MAIL_DOMAIN), so this is the alias alone: its operator sets the domain that receives mail.");
+
+    let r;
+    try {
+      const res = await fetch("/api/v1/ap/ledger", { credentials: "same-origin" });
+      r = { ok: res.ok, status: res.status, body: await res.json() };
+    } catch (e) { dt.status($("suppliers-status"), "The service could not be reached.", true); return; }
+    if (!r.ok) { dt.status($("suppliers-status"), dt.explain(r), true); return; }
+    const v = r.body;
+    $("advisory").textContent = v.advisory || "";
+    $("advisory").hidden = !v.advisory;
+
+    const alerts = (v.alerts || []).slice().reverse();
+    const tbody = $("alerts").querySelector("tbody");
+    tbody.replaceChildren();
+    for (const al of alerts) {
+      const tr = el("tr", "alert-" + al.kind);
+      cell(tr, when(al.at));
+      cell(tr, alertWords[al.kind] || al.kind, "Alert");
+      cell(tr, al.supplierKey, "Supplier");
+      cell(tr, al.senderDomain || "", "Sender");
+      cell(tr, al.band || "", "Invoice band");
+      tbody.appendChild(tr);
+    }
+    $("alerts").hidden = !alerts.length;
+    dt.status($("alerts-status"), alerts.length ? (alerts.length === 1 ? "1 alert." : alerts.length + " alerts.") :
+      "No alerts in the last 30 days.");
+
+    const box = $("suppliers");
+    box.replaceChildren();
+    for (const s of v.suppliers || []) {
+      const card = el("div", "supplier");
+      card.dataset.key = s.key;
+      card.appendChild(el("h3", "", s.taxId ? "Tax id " + s.taxId : s.key));
+      card.appendChild(el("p", "hint", "Mail from " + ((s.domains || []).join(", ") || "unknown domains") +
+        " · first seen " + when(s.created) + " · last " + when(s.updated)));
+      card.appendChild(el("p", "", "Current payment details:"));
+      card.appendChild(coords(s.current));
+      const versions = s.versions || [];
+      const det = el("details", "versions");
+      det.open = versions.length > 1;
+      det.appendChild(el("summary", "", versions.length === 1 ? "1 version" : versions.length + " versions, oldest first"));
+      const ol = el("ol", "chain");
+      versions.forEach((ver, i) => {
+        const li = el("li", i === versions.length - 1 ? "current" : "");
+        li.appendChild(el("div", "when", when(ver.firstSeen) + (ver.lastSeen && ver.lastSeen !== ver.firstSeen ? " to " + when(ver.lastSeen) : "") +
+          (ver.senderDomain ? " · from " + ver.senderDomain : "") + (ver.band ? " · invoice band " + ver.band : "")));
+        li.appendChild(coords(ver.coords));
+        ol.appendChild(li);
+      });
+      det.appendChild(ol);
+      card.appendChild(det);
+      box.appendChild(card);
+    }
+    const n = (v.suppliers || []).length;
+    dt.status($("suppliers-status"), n ? (n === 1 ? "1 supplier." : n + " suppliers.") :
+      "No supplier yet: forward an invoice mail to the address above.");
+  }
+  load();
+})();
