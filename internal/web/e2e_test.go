@@ -182,7 +182,7 @@ func teamAccount(t *testing.T, base string, svc *config.Service) (email, passwor
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := svc.HTTP.Accounts.Store.SetPlan(context.Background(), a.ID, plans.Team); err != nil {
+	if err := svc.Store.SetPlan(context.Background(), a.ID, plans.Team); err != nil {
 		t.Fatal(err)
 	}
 	alias := call("/api/v1/ap/alias", "", nil)["address"].(string)
