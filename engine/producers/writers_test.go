@@ -14,7 +14,7 @@ func TestWriterMismatch(t *testing.T) {
 		{"ReportLab PDF Library - www.reportlab.com", "938c8b9e", false, ""}, // its own comment
 		{"LibreOffice 7.4", "c3a4c3bc", false, ""},
 		{"LibreOffice 6.3; modified using iText 7.2.2", "e2e3cfd3", false, ""}, // the rewriter is named
-		{"pikepdf 8.0", "bff7a2fe", false, ""},                                // a rewriter as producer is an editor, not a mismatch
+		{"pikepdf 8.0", "bff7a2fe", false, ""},                                 // a rewriter as producer is an editor, not a mismatch
 		{"Acme Statement Engine 4", "bff7a2fe", false, ""},                     // unknown writer
 		{"LibreOffice 7.4", "b5edaefb", false, ""},                             // not a rewriter's comment
 		{"", "bff7a2fe", false, ""},
