@@ -61,6 +61,7 @@ var pageChecks = []func(*analysis, *contentPage){
 	(*analysis).imagePage,
 	(*analysis).geometryPage,
 	(*analysis).textPatternPage,
+	(*analysis).documentPage,
 }
 
 // fullPageImage reports an image XObject covering almost all of the page:
@@ -139,4 +140,5 @@ type contentFacts struct {
 	numeric     numericFacts
 	images      imageFacts
 	geometry    geometryFacts
+	document    documentFacts
 }

@@ -232,6 +232,26 @@ func withInfo(b *pdftest.Builder, info, extra string) *pdftest.Builder {
 	return b
 }
 
+// The binary comments Word and Ghostscript write after the header
+// (pdftest writes Acrobat's and iText's "âãÏÓ", a rewriter's to the
+// writer-mismatch rule).
+const (
+	wordComment        = "\xb5\xb5\xb5\xb5"
+	ghostscriptComment = "\xc7\xec\x8f\xa2"
+)
+
+// withComment gives a pdftest file another writer's binary comment (same
+// length: offsets stay valid).
+func withComment(data []byte, comment string) []byte {
+	out := bytes.Clone(data)
+	i := bytes.Index(out, []byte("\n%\xE2\xE3\xCF\xD3"))
+	if i < 0 || len(comment) != 4 {
+		panic("withComment: no pdftest comment")
+	}
+	copy(out[i+2:], comment)
+	return out
+}
+
 // withXMP adds an XMP metadata stream to a OnePage/ImagePage document, with
 // extra catalogue keys.
 func withXMP(b *pdftest.Builder, props, catalogExtra string) *pdftest.Builder {
@@ -347,8 +367,8 @@ func TestProducerFingerprint(t *testing.T) {
 	})
 
 	for name, data := range map[string][]byte{
-		"Microsoft Word":          withInfo(pdftest.OnePage("x"), "/Producer (Microsoft\xae Word for Microsoft 365) /Creator (Microsoft\xae Word for Microsoft 365)", "").Bytes(),
-		"Word re-saved":           resave(withInfo(pdftest.OnePage("x"), "/Producer (Microsoft Word)", "").Bytes(), "/Producer (Microsoft Word)", ""),
+		"Microsoft Word":          withComment(withInfo(pdftest.OnePage("x"), "/Producer (Microsoft\xae Word for Microsoft 365) /Creator (Microsoft\xae Word for Microsoft 365)", "").Bytes(), wordComment),
+		"Word re-saved":           resave(withComment(withInfo(pdftest.OnePage("x"), "/Producer (Microsoft Word)", "").Bytes(), wordComment), "/Producer (Microsoft Word)", ""),
 		"no Info at all":          pdftest.OnePage("x").Bytes(),
 		"full-page scan, no tool": withInfo(pdftest.ImagePage(), "/Producer (Canon iR-ADV C5535)", "").Bytes(),
 	} {
@@ -1239,6 +1259,28 @@ func checkStrings(t *testing.T, where string, v any) {
 	case map[string]any:
 		for k, e := range x {
 			checkStrings(t, where+"."+k, e)
+		}
+	}
+}
+
+// TestWriterMismatch: a Word producer over a rewriter's header comment is
+// the low writer-mismatch variant, a corroboration fact of its own; Word's
+// own comment, an unknown producer or an appended revision raise nothing.
+func TestWriterMismatch(t *testing.T) {
+	word := withInfo(pdftest.OnePage("x"), "/Producer (Microsoft\xae Word for Microsoft 365)", "").Bytes()
+	s := must(t, analyze(t, word, full), "producer-fingerprint")
+	if s.Severity != "low" || s.Message.Code != "producer-fingerprint.writer-mismatch" {
+		t.Fatalf("got %s %s", s.Severity, s.Message.Code)
+	}
+	eq(t, "writer", s.Evidence["writer"], "Microsoft Word")
+	eq(t, "rewriter", s.Evidence["rewriter"], "pypdf, iText or pdftk")
+	for name, data := range map[string][]byte{
+		"own comment":      withComment(word, wordComment),
+		"unknown producer": withInfo(pdftest.OnePage("x"), "/Producer (Acme Statement Engine 4)", "").Bytes(),
+		"appended":         resave(word, "/Producer (Microsoft Word)", ""),
+	} {
+		if s := analyze(t, data, full).signal("producer-fingerprint"); s != nil && s.Message.Code == "producer-fingerprint.writer-mismatch" {
+			t.Errorf("%s: writer mismatch raised", name)
 		}
 	}
 }

@@ -16,8 +16,22 @@ func (a *analysis) producerFingerprint() *report.Finding {
 	xmpProducer, xmpCreator := a.xmp.First(nsPDF, "Producer"), a.xmp.First(nsXMP, "CreatorTool")
 	tools := a.tools()
 	editors := a.editorTools()
+	writer, rewriter, mismatch := a.writerMismatch()
 	if len(editors) == 0 {
-		return nil
+		if !mismatch {
+			return nil
+		}
+		return &report.Finding{
+			Family:   "producer-fingerprint",
+			Severity: report.Low,
+			Message:  report.Msg("producer-fingerprint.writer-mismatch", "writer", report.Kind(writer), "rewriter", report.Kind(rewriter)),
+			Evidence: map[string]any{
+				"producer":  report.Untrusted(firstNonEmpty(infoProducer, xmpProducer)),
+				"writer":    writer,
+				"rewriter":  rewriter,
+				"revisions": len(a.f.Revisions),
+			},
+		}
 	}
 	origin := "authoring"
 	for _, t := range producers.Identify(infoProducer, xmpProducer) {
@@ -49,6 +63,14 @@ func (a *analysis) producerFingerprint() *report.Finding {
 			fd.Severity = report.Medium
 		}
 		fd.Message = report.Msg("producer-fingerprint.editor-full-page-image", "editors", len(editors), "editorClass", editorClass, "pages", len(a.fullPageImagePages))
+	case len(a.content.document.pages) > 0:
+		// A drawing application wrote a page of text and figures: the
+		// trace of a document imported, edited and exported again
+		// (family_producer_document.go).
+		tool, _ := drawingTool(editors)
+		fd.Severity = report.Medium
+		fd.Message = report.Msg("producer-fingerprint.drawing-tool-document", "tool", report.Kind(tool.Name), "page", a.content.document.pages[0])
+		report.Capped(ev, "documentPages", a.content.document.pages)
 	case revisions > 1:
 		fd.Severity = report.Medium
 		fd.Message = report.Msg("producer-fingerprint.editor-resaved", "editors", len(editors), "editorClass", editorClass, "revisions", revisions)
@@ -59,7 +81,24 @@ func (a *analysis) producerFingerprint() *report.Finding {
 	if origin == "authoring" {
 		fd.Notes = append(fd.Notes, report.Msg("producer-fingerprint.authoring-note", "origin", report.Kind(origin)))
 	}
+	if mismatch {
+		fd.Notes = append(fd.Notes, report.Msg("producer-fingerprint.writer-mismatch", "writer", report.Kind(writer), "rewriter", report.Kind(rewriter)))
+		ev["writer"], ev["rewriter"] = writer, rewriter
+	}
 	return fd
+}
+
+// writerMismatch compares the writer the producer names with the header
+// comment the file carries: the first writer's name kept in the Info
+// dictionary over another program's bytes (producers.WriterMismatch). A
+// file with appended revisions is left to the history families: an
+// incremental update keeps the first writer's header by design.
+func (a *analysis) writerMismatch() (writer, rewriter string, ok bool) {
+	if a.f.Warn.HeaderMissing || len(a.f.Revisions) != 1 {
+		return "", "", false
+	}
+	producer := firstNonEmpty(a.infoText("Producer"), a.xmp.First(nsPDF, "Producer"))
+	return producers.WriterMismatch(producer, headerHigh(a.f.Data, a.f.Header))
 }
 
 // tools identifies the software named in the Info dictionary, the XMP

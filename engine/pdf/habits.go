@@ -117,6 +117,17 @@ func headerHabit(data []byte, at int) string {
 	return s
 }
 
+// headerHigh is the hex of the binary comment's first high bytes, as
+// headerHabit writes them ("" when there is no such comment).
+func headerHigh(data []byte, at int) string {
+	h := headerHabit(data, at)
+	i := strings.IndexByte(h, '%')
+	if i < 0 {
+		return ""
+	}
+	return strings.TrimSuffix(h[i+1:], "+text")
+}
+
 // xrefHabit describes the newest cross-reference section and trailer.
 func (a *analysis) xrefHabit() string {
 	revs := a.f.Revisions

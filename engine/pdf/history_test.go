@@ -116,7 +116,7 @@ func TestEditorsBeyondProducer(t *testing.T) {
 	eq(t, "origin", s.Evidence["origin"], "pdf-editor")
 	eq(t, "editorTools", s.Evidence["editorTools"], []map[string]string{{"name": "Ghostscript pdfwrite (re-distill)", "class": "modification-library"}})
 
-	print := withInfo(pdftest.OnePage("x"), "/Producer (GPL Ghostscript 10.00.0) /Creator (PScript5.dll Version 5.2.2)", "").Bytes()
+	print := withComment(withInfo(pdftest.OnePage("x"), "/Producer (GPL Ghostscript 10.00.0) /Creator (PScript5.dll Version 5.2.2)", "").Bytes(), ghostscriptComment)
 	if s := analyze(t, print, full).signal("producer-fingerprint"); s != nil {
 		t.Fatalf("a PostScript print is flagged: %v", s.Evidence)
 	}

@@ -63,3 +63,17 @@ func FuzzRedistill(f *testing.F) {
 		}
 	})
 }
+
+// FuzzWriterMismatch: any producer and header comment give an answer
+// without a panic, and a mismatch always names a writer and a rewriter.
+func FuzzWriterMismatch(f *testing.F) {
+	f.Add("ReportLab PDF Library - www.reportlab.com", "bff7a2fe")
+	f.Add("LibreOffice 7.4; modified using iText", "e2e3cfd3")
+	f.Add("\xff\xfe", "C2B5C2B6")
+	f.Fuzz(func(t *testing.T, producer, high string) {
+		w, r, ok := WriterMismatch(producer, high)
+		if ok && (w == "" || r == "") {
+			t.Fatalf("WriterMismatch(%q, %q) = %q, %q without names", producer, high, w, r)
+		}
+	})
+}

@@ -33,6 +33,9 @@ const (
 	// dictionary keys, size and fonts, as a page swapped in from another
 	// file is.
 	FactPageForeign Fact = "page-foreign"
+	// FactWriterMismatch: the producer names a generator while the file's
+	// own bytes are another program's (a PDF library rewrote it).
+	FactWriterMismatch Fact = "writer-mismatch"
 	// FactIssuerDiverges: the file's structure diverges from the named
 	// issuer's baseline.
 	FactIssuerDiverges Fact = "issuer-diverges"
@@ -56,7 +59,13 @@ type corroborationRow struct {
 // injection markers, structure warnings, geometry differences a genuine
 // file shows) never corroborate. docs/scoring.md documents the table.
 var corroboration = []corroborationRow{
-	{Family: "producer-fingerprint", Fact: FactEditorNamed},
+	{Family: "producer-fingerprint", Codes: []string{
+		"producer-fingerprint.editor-single-save", "producer-fingerprint.editor-resaved",
+		"producer-fingerprint.editor-full-page-image", "producer-fingerprint.drawing-tool-document",
+	}, Fact: FactEditorNamed},
+	// The writer mismatch is a fact of its own: the Info dictionary names
+	// no editor (the rewriter kept it), the file's bytes do.
+	{Family: "producer-fingerprint", Codes: []string{"producer-fingerprint.writer-mismatch"}, Fact: FactWriterMismatch},
 	{Family: "metadata-inconsistency", Codes: []string{"metadata-inconsistency.history-editor"}, Fact: FactEditorNamed},
 	{Family: "embedded-image-anomalies", Codes: []string{"embedded-image-anomalies.editor-metadata"}, Fact: FactEditorNamed},
 	{Family: "image-editing-software", Fact: FactEditorNamed},

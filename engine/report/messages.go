@@ -56,6 +56,8 @@ var catalogue = []entry{
 	{"producer-fingerprint.editor-single-save", "Saved by a PDF editor", "The file was written by {editors#PDF editing tool|PDF editing tools} and has a single revision."},
 	{"producer-fingerprint.editor-resaved", "Re-saved by a PDF editor", "The file was written by {editors#PDF editing tool|PDF editing tools} across {revisions#revision|revisions}."},
 	{"producer-fingerprint.editor-full-page-image", "PDF editor with full-page images", "The file was written by {editors#PDF editing tool|PDF editing tools} and {pages#page consists|pages consist} of a full-page image, a common trace of an edited scan."},
+	{"producer-fingerprint.drawing-tool-document", "Text document written by a drawing tool", "The file was last written by {tool}, a drawing application, yet page {page} reads as a text document of figures (many lines, a column of amounts): the trace of a PDF imported into the drawing tool, edited and exported again."},
+	{"producer-fingerprint.writer-mismatch", "Rewritten by another program", "The producer names {writer}, but the file's header and layout are those of {rewriter}: the file was rewritten by a PDF library after {writer} made it."},
 	{"producer-fingerprint.authoring-note", "", "The producing software is classed as authoring software; the editing tool appears elsewhere in the metadata."},
 
 	// id-inconsistency
