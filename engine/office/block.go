@@ -5,6 +5,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/doctrust/doctrust/engine/report"
+	"github.com/doctrust/doctrust/engine/sniff"
 )
 
 // props are the document properties of docProps/core.xml and app.xml. Every
@@ -168,4 +171,42 @@ func dateProp(list []prop, name string) (time.Time, bool) {
 		}
 	}
 	return time.Time{}, false
+}
+
+// fillPropertyBlocks sets what the office and document blocks take from
+// the properties (SPEC.md: for Office, producer is the writing
+// application, creator the recorded author, revisions the save counter).
+// Every format maps its own properties onto the OOXML names first
+// (core.xml, app.xml), so this one reading serves OOXML, binary Office and
+// OpenDocument alike; parts is nil where the container has none to count.
+func fillPropertyBlocks(r *report.Report, pr *props, format sniff.Format, parts *int, macros bool) {
+	ob := &report.OfficeBlock{Format: string(format), PartCount: parts, Macros: &macros}
+	ob.Application = report.Str(report.Untrusted(pr.application()))
+	ob.AppVersion = report.Str(report.Untrusted(pr.appVersion()))
+	ob.LastModifiedBy = report.Str(report.Untrusted(pr.lastModBy()))
+	if n, ok := intProp(pr.core, "revision"); ok {
+		ob.SaveCount = &n
+		if n >= 1 {
+			r.Document.Revisions = n
+		}
+	}
+	if n, ok := intProp(pr.app, "TotalTime"); ok {
+		ob.EditingMinutes = &n
+	}
+	r.Office = ob
+	d := &r.Document
+	d.Producer = report.Str(report.Untrusted(strings.TrimSpace(pr.application() + " " + pr.appVersion())))
+	d.Creator = report.Str(report.Untrusted(pr.creator()))
+	if t, ok := dateProp(pr.core, "created"); ok {
+		d.CreationDate = report.Str(t.Format(time.RFC3339))
+	}
+	if t, ok := dateProp(pr.core, "modified"); ok {
+		d.ModDate = report.Str(t.Format(time.RFC3339))
+	}
+	for _, k := range []string{"Pages", "Slides"} {
+		if n, ok := intProp(pr.app, k); ok {
+			d.Pages = n
+			break
+		}
+	}
 }

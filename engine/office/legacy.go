@@ -3,8 +3,6 @@ package office
 import (
 	"context"
 	"encoding/binary"
-	"strings"
-	"time"
 
 	"github.com/doctrust/doctrust/engine/internal/cfb"
 	"github.com/doctrust/doctrust/engine/report"
@@ -190,42 +188,13 @@ func openLegacy(ctx context.Context, data []byte, format sniff.Format, budget in
 // fillBlocks sets the office and document blocks from the property sets,
 // with the names SPEC.md gives for OOXML.
 func (l *legacy) fillBlocks(r *report.Report) {
-	pr := &l.props
-	ob := &report.OfficeBlock{Format: string(l.format)}
-	ob.Application = report.Str(report.Untrusted(pr.application()))
-	ob.AppVersion = report.Str(report.Untrusted(pr.appVersion()))
-	ob.LastModifiedBy = report.Str(report.Untrusted(pr.lastModBy()))
-	if n, ok := intProp(pr.core, "revision"); ok {
-		ob.SaveCount = &n
-		if n >= 1 {
-			r.Document.Revisions = n
-		}
-	}
-	if n, ok := intProp(pr.app, "TotalTime"); ok {
-		ob.EditingMinutes = &n
-	}
+	var parts *int
 	if l.f != nil {
 		n := len(l.f.Streams())
-		ob.PartCount = &n
+		parts = &n
 	}
-	macros := l.hasMacros()
-	ob.Macros = &macros
-	r.Office = ob
+	fillPropertyBlocks(r, &l.props, l.format, parts, l.hasMacros())
 	d := &r.Document
-	d.Producer = report.Str(report.Untrusted(strings.TrimSpace(pr.application() + " " + pr.appVersion())))
-	d.Creator = report.Str(report.Untrusted(pr.creator()))
-	if t, ok := dateProp(pr.core, "created"); ok {
-		d.CreationDate = report.Str(t.Format(time.RFC3339))
-	}
-	if t, ok := dateProp(pr.core, "modified"); ok {
-		d.ModDate = report.Str(t.Format(time.RFC3339))
-	}
-	for _, k := range []string{"Pages", "Slides"} {
-		if n, ok := intProp(pr.app, k); ok {
-			d.Pages = n
-			break
-		}
-	}
 	d.Signed = l.f != nil && (l.f.Lookup("_signatures") != nil || l.f.Lookup("\x05DigitalSignature") != nil || l.f.Lookup("_xmlsignatures") != nil)
 }
 

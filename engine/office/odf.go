@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/doctrust/doctrust/engine/internal/cfb"
 	"github.com/doctrust/doctrust/engine/report"
@@ -470,36 +469,9 @@ func (s *odfScan) embedded() *report.Finding {
 }
 
 func (a *analysis) fillODFBlocks(r *report.Report, s *odfScan) {
-	pr := &a.props
-	ob := &report.OfficeBlock{Format: string(a.format)}
-	ob.Application = report.Str(report.Untrusted(pr.application()))
-	ob.LastModifiedBy = report.Str(report.Untrusted(pr.lastModBy()))
-	if n, ok := intProp(pr.core, "revision"); ok {
-		ob.SaveCount = &n
-		if n >= 1 {
-			r.Document.Revisions = n
-		}
-	}
-	if n, ok := intProp(pr.app, "TotalTime"); ok {
-		ob.EditingMinutes = &n
-	}
 	parts := len(a.pkg.Parts)
-	ob.PartCount = &parts
-	macros := len(s.basicModules)+len(s.scripts) > 0
-	ob.Macros = &macros
-	r.Office = ob
+	fillPropertyBlocks(r, &a.props, a.format, &parts, len(s.basicModules)+len(s.scripts) > 0)
 	d := &r.Document
-	d.Producer = report.Str(report.Untrusted(pr.application()))
-	d.Creator = report.Str(report.Untrusted(pr.creator()))
-	if t, ok := dateProp(pr.core, "created"); ok {
-		d.CreationDate = report.Str(t.Format(time.RFC3339))
-	}
-	if t, ok := dateProp(pr.core, "modified"); ok {
-		d.ModDate = report.Str(t.Format(time.RFC3339))
-	}
-	if n, ok := intProp(pr.app, "Pages"); ok {
-		d.Pages = n
-	}
 	d.Signed = a.pkg.Lookup("META-INF/documentsignatures.xml") != nil
 }
 

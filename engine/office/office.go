@@ -116,40 +116,8 @@ func mainKind(f sniff.Format, main string) string {
 // Office, producer is the writing application, creator the recorded author,
 // revisions the cp:revision save counter).
 func (a *analysis) fillBlocks(r *report.Report) {
-	pr := &a.props
-	ob := &report.OfficeBlock{Format: string(a.format)}
-	ob.Application = report.Str(report.Untrusted(pr.application()))
-	ob.AppVersion = report.Str(report.Untrusted(pr.appVersion()))
-	ob.LastModifiedBy = report.Str(report.Untrusted(pr.lastModBy()))
-	if n, ok := intProp(pr.core, "revision"); ok {
-		ob.SaveCount = &n
-		if n >= 1 {
-			r.Document.Revisions = n
-		}
-	}
-	if n, ok := intProp(pr.app, "TotalTime"); ok {
-		ob.EditingMinutes = &n
-	}
 	parts := len(a.pkg.Parts)
-	ob.PartCount = &parts
-	macros := a.hasMacros()
-	ob.Macros = &macros
-	r.Office = ob
-
+	fillPropertyBlocks(r, &a.props, a.format, &parts, a.hasMacros())
 	d := &r.Document
-	d.Producer = report.Str(report.Untrusted(strings.TrimSpace(pr.application() + " " + pr.appVersion())))
-	d.Creator = report.Str(report.Untrusted(pr.creator()))
-	if t, ok := dateProp(pr.core, "created"); ok {
-		d.CreationDate = report.Str(t.Format(time.RFC3339))
-	}
-	if t, ok := dateProp(pr.core, "modified"); ok {
-		d.ModDate = report.Str(t.Format(time.RFC3339))
-	}
-	for _, k := range []string{"Pages", "Slides"} {
-		if n, ok := intProp(pr.app, k); ok {
-			d.Pages = n
-			break
-		}
-	}
 	d.Signed = a.pkg.Lookup("_xmlsignatures/origin.sigs") != nil || len(a.pkg.Matching("_xmlsignatures/", ".xml")) > 0
 }
