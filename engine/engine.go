@@ -167,7 +167,7 @@ func faultReport(kind sniff.Kind, size int) *report.Report {
 	}
 	r := report.New(media, int64(size))
 	r.Add(report.Finding{
-		Family:   "structure-warnings",
+		Family:   report.FamilyStructureWarnings,
 		Severity: report.Low,
 		Message:  report.Msg("structure-warnings.analysis-fault", "families", 0),
 		Evidence: map[string]any{"code": "analysis-fault"},

@@ -82,7 +82,7 @@ func Match(p *Profile, d *pdf.Description) Result {
 	}
 	report.Capped(ev, "differences", diffs)
 	res.Finding = &report.Finding{
-		Family:   "issuer-mismatch",
+		Family:   report.FamilyIssuerMismatch,
 		Severity: sev,
 		Message: report.Msg("issuer-mismatch.diverges",
 			"dimensions", len(res.MismatchedDimensions),

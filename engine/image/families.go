@@ -131,7 +131,7 @@ func (a *analysis) structure() *report.Finding {
 	report.Capped(ev, "codes", codes)
 	report.Capped(ev, "anomalies", a.f.anomalies)
 	fd := &report.Finding{
-		Family:   "image-structure-anomalies",
+		Family:   report.FamilyImageStructureAnomalies,
 		Severity: report.Low,
 		Evidence: ev,
 	}
@@ -173,7 +173,7 @@ func (a *analysis) editing() *report.Finding {
 	ev := map[string]any{"software": report.Untrusted(a.software), "cameraMake": report.Untrusted(a.x.make)}
 	report.Capped(ev, "tools", names)
 	report.Capped(ev, "sources", sources)
-	fd := &report.Finding{Family: "image-editing-software", Evidence: ev}
+	fd := &report.Finding{Family: report.FamilyImageEditingSoftware, Evidence: ev}
 	switch {
 	case a.x.make != "" && cameraWrites(a.f.format):
 		fd.Severity = report.Medium
@@ -241,7 +241,7 @@ func (a *analysis) inconsistency() *report.Finding {
 	ev["code"] = codes[0]
 	report.Capped(ev, "codes", codes)
 	fd := &report.Finding{
-		Family:   "image-metadata-inconsistency",
+		Family:   report.FamilyImageMetadataInconsistency,
 		Severity: sev,
 		Message:  report.Msg("image-metadata-inconsistency."+codes[0], "checks", len(codes)),
 		Evidence: ev,
@@ -334,7 +334,7 @@ func (a *analysis) thumbnail() *report.Finding {
 	}
 	ev["code"] = codes[0]
 	report.Capped(ev, "codes", codes)
-	return report.Compose("image-thumbnail-mismatch", vs, ev)
+	return report.Compose(report.FamilyImageThumbnailMismatch, vs, ev)
 }
 
 func (a *analysis) compression() *report.Finding {
@@ -371,7 +371,7 @@ func (a *analysis) compression() *report.Finding {
 		ev["encoder"] = e
 	}
 	return &report.Finding{
-		Family:   "image-compression-history",
+		Family:   report.FamilyImageCompressionHistory,
 		Severity: sev,
 		Message:  report.Msg("image-compression-history."+variant, "quality", a.q),
 		Evidence: ev,
@@ -436,7 +436,7 @@ func (a *analysis) trailing() *report.Finding {
 		return nil
 	}
 	ev := map[string]any{"code": "trailing-bytes", "bytes": len(t), "offset": a.f.trailingOffset, "kind": kind}
-	fd := &report.Finding{Family: "image-trailing-data", Evidence: ev}
+	fd := &report.Finding{Family: report.FamilyImageTrailingData, Evidence: ev}
 	switch kind {
 	case "zip", "rar", "7z", "pdf", "gzip":
 		ev["code"] = "appended-archive"
@@ -530,7 +530,7 @@ func (a *analysis) generative() *report.Finding {
 	}
 	ev["code"] = variant
 	return &report.Finding{
-		Family:   "image-generative-markers",
+		Family:   report.FamilyImageGenerativeMarkers,
 		Severity: report.Medium,
 		Message:  report.Msg("image-generative-markers."+variant, "carriers", len(carriers)),
 		Evidence: ev,
@@ -572,7 +572,7 @@ func (a *analysis) stripped() *report.Finding {
 		msg = report.Msg("image-metadata-stripped.device-structure-kept", "format", report.Kind(a.f.format), "traces", len(kept))
 	}
 	return &report.Finding{
-		Family:   "image-metadata-stripped",
+		Family:   report.FamilyImageMetadataStripped,
 		Severity: report.Low,
 		Message:  msg,
 		Evidence: ev,
@@ -590,7 +590,7 @@ func (a *analysis) manifestRemoved() *report.Finding {
 	}
 	report.Capped(ev, "containers", a.f.list())
 	return &report.Finding{
-		Family:   "image-metadata-stripped",
+		Family:   report.FamilyImageMetadataStripped,
 		Severity: report.Low,
 		Message:  report.Msg("image-metadata-stripped.c2pa-manifest-removed", "format", report.Kind(a.f.format)),
 		Evidence: ev,
@@ -611,7 +611,7 @@ func (a *analysis) location() *report.Finding {
 	ev := map[string]any{"code": "gps-present"}
 	report.Capped(ev, "carriers", carriers)
 	return &report.Finding{
-		Family:   "image-location-present",
+		Family:   report.FamilyImageLocationPresent,
 		Severity: report.Info,
 		Message:  report.Msg("image-location-present.gps-present", "carriers", len(carriers)),
 		Evidence: ev,

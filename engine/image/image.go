@@ -275,7 +275,7 @@ func notWalked(data []byte, format sniff.Format) *report.Report {
 	r := report.New(report.MediaImage, int64(len(data)))
 	r.Image = &report.ImageBlock{Format: string(format), Walked: false, MetadataContainers: []string{}}
 	r.Add(report.Finding{
-		Family:   "image-structure-anomalies",
+		Family:   report.FamilyImageStructureAnomalies,
 		Severity: report.Info,
 		Message:  report.Msg("image-structure-anomalies.container-not-walked", "format", report.Kind(format)),
 		Evidence: map[string]any{"code": "container-not-walked", "format": string(format), "walkedByDesign": format.Walked()},

@@ -60,7 +60,7 @@ func List(ctx context.Context, data []byte, format sniff.Format) (*Listing, erro
 		l.Width, l.Height = headerSize(data, format)
 		if len(r.Signals) > 0 {
 			s := r.Signals[0]
-			l.Structure = &report.Finding{Family: s.ID, Severity: s.Severity, Message: s.Message, Notes: s.Notes, Evidence: s.Evidence}
+			l.Structure = &report.Finding{Family: report.FamilyID(s.ID), Severity: s.Severity, Message: s.Message, Notes: s.Notes, Evidence: s.Evidence}
 		}
 		return l, nil
 	}

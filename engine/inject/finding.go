@@ -66,7 +66,7 @@ type fired struct {
 //
 // Identical texts of one kind are scanned once. Payloads and field names go
 // only into evidence.fields; the message names counts and a carrier kind.
-func Finding(family string, carriers []Carrier) *report.Finding {
+func Finding(family report.FamilyID, carriers []Carrier) *report.Finding {
 	var hits []fired
 	seen := map[Carrier]bool{}
 	results := map[string]Result{} // Info and XMP repeat each other's values
@@ -105,7 +105,7 @@ func Finding(family string, carriers []Carrier) *report.Finding {
 }
 
 // build turns the fired carriers into the finding.
-func build(family string, hits []fired, scanned int, truncated bool) *report.Finding {
+func build(family report.FamilyID, hits []fired, scanned int, truncated bool) *report.Finding {
 	variant, sev := "cues", report.Low
 	decisive := hits[0]
 	rank := func(h fired) int {
@@ -183,14 +183,14 @@ func build(family string, hits []fired, scanned int, truncated bool) *report.Fin
 	report.Capped(ev, "fields", fields)
 	report.Capped(ev, "fieldKinds", fieldKinds)
 
-	notes := []report.Message{report.Msg(family+".categories", "categories", report.Kind(strings.Join(cats, ", ")))}
+	notes := []report.Message{report.Msg(string(family)+".categories", "categories", report.Kind(strings.Join(cats, ", ")))}
 	if len(techList) > 0 {
-		notes = append(notes, report.Msg(family+".techniques", "techniques", report.Kind(strings.Join(techList, ", "))))
+		notes = append(notes, report.Msg(string(family)+".techniques", "techniques", report.Kind(strings.Join(techList, ", "))))
 	}
 	return &report.Finding{
 		Family:   family,
 		Severity: sev,
-		Message: report.Msg(family+"."+variant, "fields", len(fields), "kind", decisive.c.Kind,
+		Message: report.Msg(string(family)+"."+variant, "fields", len(fields), "kind", decisive.c.Kind,
 			"categories", len(cats), "techniques", len(techList)),
 		Notes:    notes,
 		Evidence: ev,

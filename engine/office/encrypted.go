@@ -29,7 +29,7 @@ func AnalyzeEncryptedPackage(ctx context.Context, data []byte, opt Options) (*re
 	r.Document.SizeBytes = int64(len(data))
 	for i := range r.Signals {
 		s := &r.Signals[i]
-		if s.ID != "office-structure-anomalies" {
+		if s.ID != string(report.FamilyOfficeStructureAnomalies) {
 			continue
 		}
 		s.Evidence["defaultPassword"] = true
@@ -54,18 +54,18 @@ func AnalyzeEncrypted(data []byte) *report.Report {
 	r.Office = &report.OfficeBlock{Format: EncryptedFormat}
 	skipped := 0
 	for _, f := range report.Families() {
-		if f.Media == report.MediaOffice && f.ID != "office-structure-anomalies" {
+		if f.Media == report.MediaOffice && f.ID != report.FamilyOfficeStructureAnomalies {
 			skipped++
 		}
 	}
 	r.Add(report.Finding{
-		Family:   "structure-warnings",
+		Family:   report.FamilyStructureWarnings,
 		Severity: report.Low,
 		Message:  report.Msg("structure-warnings.encrypted-content-not-analysed", "skipped", skipped),
 		Evidence: map[string]any{"code": "encrypted-content-not-analysed", "codes": []string{"encrypted-content-not-analysed"}, "skippedFamilies": skipped},
 	})
 	r.Add(report.Finding{
-		Family:   "office-structure-anomalies",
+		Family:   report.FamilyOfficeStructureAnomalies,
 		Severity: report.Info,
 		Message:  report.Msg("office-structure-anomalies.encrypted-package", "format", report.Kind("Office Open XML")),
 		Notes:    []report.Message{report.Msg("office-structure-anomalies.blind-spot")},

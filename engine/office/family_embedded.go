@@ -70,7 +70,7 @@ func (a *analysis) embeddedObjects() *report.Finding {
 	}
 	report.Capped(ev, "parts", untrustedList(append(append(append(append([]string(nil), activex...), ole...), pkgs...), fonts...)))
 	report.Capped(ev, "packagedFiles", files)
-	f := &report.Finding{Family: "office-embedded-objects", Evidence: ev}
+	f := &report.Finding{Family: report.FamilyOfficeEmbeddedObjects, Evidence: ev}
 	params := []any{"ole", len(ole), "packages", len(pkgs), "activex", len(activex), "fonts", len(fonts)}
 	switch {
 	case len(exes) > 0:

@@ -30,7 +30,7 @@ func (a *analysis) hiddenContent() *report.Finding {
 		"hiddenSlides":       p.hiddenSlides,
 		"hiddenTableRows":    x.hiddenTableRows,
 	}
-	f := &report.Finding{Family: "office-hidden-content", Evidence: ev, Severity: report.Low}
+	f := &report.Finding{Family: report.FamilyOfficeHiddenContent, Evidence: ev, Severity: report.Low}
 	var msgs []report.Message
 	if w.hiddenRuns > 0 {
 		f.Severity = report.Medium

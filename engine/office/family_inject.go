@@ -33,5 +33,5 @@ func (a *analysis) injectionCarriers() []inject.Carrier {
 // injectionMarkers reports text addressed to a language model; the
 // detector, the evidence and the severity rules are engine/inject's.
 func (a *analysis) injectionMarkers() *report.Finding {
-	return inject.Finding("office-injection-markers", a.injectionCarriers())
+	return inject.Finding(report.FamilyOfficeInjectionMarkers, a.injectionCarriers())
 }

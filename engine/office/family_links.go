@@ -94,7 +94,7 @@ func (a *analysis) externalLinks() *report.Finding {
 	}
 	ev := map[string]any{"kinds": kinds}
 	report.Capped(ev, "links", links)
-	f := &report.Finding{Family: "office-external-links", Evidence: ev}
+	f := &report.Finding{Family: report.FamilyOfficeExternalLinks, Evidence: ev}
 	total := 0
 	for _, n := range counts {
 		total += n

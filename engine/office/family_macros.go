@@ -63,7 +63,7 @@ func (a *analysis) macros() *report.Finding {
 			return nil
 		}
 		return &report.Finding{
-			Family:   "office-macros",
+			Family:   report.FamilyOfficeMacros,
 			Severity: report.Info,
 			Message:  report.Msg("office-macros.enabled-no-macros", "format", report.Kind(a.format)),
 			Evidence: map[string]any{"macroEnabledType": true, "vbaProject": false},
@@ -99,7 +99,7 @@ func (a *analysis) macros() *report.Finding {
 	}
 	report.Capped(ev, "parts", parts)
 	report.Capped(ev, "modules", modules)
-	f := &report.Finding{Family: "office-macros", Evidence: ev}
+	f := &report.Finding{Family: report.FamilyOfficeMacros, Evidence: ev}
 	switch {
 	case !enabled:
 		f.Severity = report.High

@@ -118,5 +118,5 @@ func (a *analysis) metadataAnomalies() *report.Finding {
 			add(report.Low, report.Msg("office-metadata-anomalies.image-edited", "images", len(edited)))
 		}
 	}
-	return report.Compose("office-metadata-anomalies", vs, ev)
+	return report.Compose(report.FamilyOfficeMetadataAnomalies, vs, ev)
 }

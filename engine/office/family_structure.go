@@ -49,7 +49,7 @@ func (a *analysis) structure() report.Finding {
 	if len(vs) == 0 {
 		add("package-walked", report.Info, report.Msg("office-structure-anomalies.package-walked", "parts", len(a.pkg.Parts), "format", report.Kind(a.format)))
 	}
-	f := report.Compose("office-structure-anomalies", vs, ev)
+	f := report.Compose(report.FamilyOfficeStructureAnomalies, vs, ev)
 	ev["code"] = codes[0]
 	for i, v := range vs {
 		if v.Message.Code == f.Message.Code {

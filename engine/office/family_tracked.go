@@ -36,7 +36,7 @@ func (a *analysis) trackedChanges() *report.Finding {
 	}
 	ev["authors"] = authors
 	ev["authorsTruncated"] = len(w.authors) > report.MaxArray
-	f := &report.Finding{Family: "office-tracked-changes", Evidence: ev}
+	f := &report.Finding{Family: report.FamilyOfficeTrackedChanges, Evidence: ev}
 	moves := w.moveFrom + w.moveTo
 	params := []any{"insertions", w.ins, "deletions", w.del, "moves", moves, "formatting", w.formatting, "authors", len(w.authors)}
 	switch {

@@ -56,7 +56,7 @@ func AnalyzeLegacy(ctx context.Context, data []byte, format sniff.Format, opt Op
 	if l.encrypt != "" {
 		r.Document.Encrypted = true
 		r.Add(report.Finding{
-			Family:   "structure-warnings",
+			Family:   report.FamilyStructureWarnings,
 			Severity: report.Low,
 			Message:  report.Msg("structure-warnings.encrypted-content-not-analysed", "skipped", 7),
 			Evidence: map[string]any{"code": "encrypted-content-not-analysed", "codes": []string{"encrypted-content-not-analysed"}, "skippedFamilies": 7},
@@ -227,7 +227,7 @@ func macroFinding(vba []vbaProject, xlmSheets int, autoOpen []string) *report.Fi
 		"suspiciousKeywords": kw,
 	}
 	report.Capped(ev, "modules", untrustedList(modules))
-	f := &report.Finding{Family: "office-macros", Evidence: ev}
+	f := &report.Finding{Family: report.FamilyOfficeMacros, Evidence: ev}
 	switch {
 	case len(vba) > 0 && len(auto) > 0 && len(kw) > 0:
 		f.Severity = report.High
@@ -296,7 +296,7 @@ func linkFinding(counts map[string]int, links []linkEntry) *report.Finding {
 		links = []linkEntry{}
 	}
 	report.Capped(ev, "links", links)
-	f := &report.Finding{Family: "office-external-links", Evidence: ev}
+	f := &report.Finding{Family: report.FamilyOfficeExternalLinks, Evidence: ev}
 	switch {
 	case counts["dde"] > 0:
 		f.Severity = report.High
@@ -347,7 +347,7 @@ func objectFinding(objs []oleObject) *report.Finding {
 	}
 	ev := map[string]any{"oleObjects": embedded, "packages": 0, "activeX": 0, "fonts": 0, "executables": len(exes), "equationEditor": equations}
 	report.Capped(ev, "packagedFiles", files)
-	f := &report.Finding{Family: "office-embedded-objects", Evidence: ev}
+	f := &report.Finding{Family: report.FamilyOfficeEmbeddedObjects, Evidence: ev}
 	switch {
 	case len(exes) > 0:
 		f.Severity = report.High
@@ -413,7 +413,7 @@ func (l *legacy) structure() report.Finding {
 	if len(vs) == 0 {
 		add("compound-walked", report.Info, report.Msg("office-structure-anomalies.compound-walked", "streams", streams, "format", report.Kind(l.format)))
 	}
-	f := report.Compose("office-structure-anomalies", vs, ev)
+	f := report.Compose(report.FamilyOfficeStructureAnomalies, vs, ev)
 	ev["code"] = codes[0]
 	for i, v := range vs {
 		if v.Message.Code == f.Message.Code {

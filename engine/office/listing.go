@@ -146,5 +146,5 @@ func (l *Listing) Structure() *report.Finding {
 			vs = append(vs, report.Variant{Severity: s.Severity, Message: s.Message})
 		}
 	}
-	return report.Compose("office-structure-anomalies", vs, ev)
+	return report.Compose(report.FamilyOfficeStructureAnomalies, vs, ev)
 }

@@ -461,7 +461,7 @@ func (s *odfScan) embedded() *report.Finding {
 	if f == nil {
 		ev := map[string]any{"oleObjects": 0, "packages": len(s.packages), "activeX": 0, "fonts": 0, "executables": 0}
 		report.Capped(ev, "parts", untrustedList(s.packages))
-		return &report.Finding{Family: "office-embedded-objects", Severity: report.Low, Evidence: ev,
+		return &report.Finding{Family: report.FamilyOfficeEmbeddedObjects, Severity: report.Low, Evidence: ev,
 			Message: report.Msg("office-embedded-objects.package", "ole", 0, "packages", len(s.packages), "activex", 0, "fonts", 0)}
 	}
 	f.Evidence["packages"] = len(s.packages)
@@ -490,7 +490,7 @@ func (a *analysis) odfStructure() report.Finding {
 	if len(vs) == 0 {
 		add("package-walked", report.Info, report.Msg("office-structure-anomalies.package-walked", "parts", len(a.pkg.Parts), "format", report.Kind(a.format)))
 	}
-	f := report.Compose("office-structure-anomalies", vs, ev)
+	f := report.Compose(report.FamilyOfficeStructureAnomalies, vs, ev)
 	ev["code"] = codes[0]
 	for i, v := range vs {
 		if v.Message.Code == f.Message.Code {

@@ -54,7 +54,7 @@ func (a *analysis) activeContent() *report.Finding {
 	}
 	ev := map[string]any{"counts": counts, "total": total}
 	report.Capped(ev, "kinds", kinds)
-	fd := &report.Finding{Family: "active-content", Evidence: ev}
+	fd := &report.Finding{Family: report.FamilyActiveContent, Evidence: ev}
 	switch {
 	case counts["launch"] > 0:
 		fd.Severity, fd.Message = report.High, report.Msg("active-content.launch", "total", total)

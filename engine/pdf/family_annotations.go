@@ -133,7 +133,7 @@ func (a *analysis) annotationOverlays() *report.Finding {
 	report.Capped(ev, "pages", f.pages)
 	report.Capped(ev, "objects", f.objects)
 	report.Capped(ev, "revisions", f.revisions)
-	return report.Compose("annotation-overlays", vs, ev)
+	return report.Compose(report.FamilyAnnotationOverlays, vs, ev)
 }
 
 // Opaque appearance rules: the normal appearance, run through the content

@@ -167,5 +167,5 @@ func (a *analysis) fontAnomalies() *report.Finding {
 		report.Capped(ev, key+"Objects", f.fonts[v])
 		report.Capped(ev, key+"Fonts", f.names[v])
 	}
-	return report.Compose("font-anomalies", vs, ev)
+	return report.Compose(report.FamilyFontAnomalies, vs, ev)
 }

@@ -127,7 +127,7 @@ func (a *analysis) pageGeometry() *report.Finding {
 		ev["croppedRuns"] = f.cropRuns
 		ev["cropFromLaterRevision"] = f.cropLater
 	}
-	return report.Compose("page-geometry", vs, ev)
+	return report.Compose(report.FamilyPageGeometry, vs, ev)
 }
 
 // rotation reads a page's /Rotate, inherited through /Parent, as 0, 90,

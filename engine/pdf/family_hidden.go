@@ -350,7 +350,7 @@ func (a *analysis) hiddenText() *report.Finding {
 			ev["cueCounts"] = counts
 		}
 	}
-	return report.Compose("hidden-text", vs, ev)
+	return report.Compose(report.FamilyHiddenText, vs, ev)
 }
 
 // camel turns "outside-page" into "outsidePage".

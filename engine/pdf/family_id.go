@@ -50,7 +50,7 @@ func (a *analysis) idInconsistency() *report.Finding {
 		}
 	}
 	finalHasID := a.f.Trailer().Get("ID") != nil
-	fd := &report.Finding{Family: "id-inconsistency", Evidence: ev}
+	fd := &report.Finding{Family: report.FamilyIdInconsistency, Evidence: ev}
 	switch {
 	case changes > 0:
 		fd.Severity = report.Medium

@@ -67,7 +67,7 @@ func (a *analysis) embeddedImageAnomalies() *report.Finding {
 		vs = append(vs, report.Variant{Severity: report.Info, Message: report.Msg("embedded-image-anomalies.full-page-images", "pages", len(a.fullPageImagePages))})
 		report.Capped(ev, "fullPageImagePages", a.fullPageImagePages)
 	}
-	return report.Compose("embedded-image-anomalies", vs, ev)
+	return report.Compose(report.FamilyEmbeddedImageAnomalies, vs, ev)
 }
 
 // imageEditors reads the metadata stream of each painted image (not of an

@@ -19,7 +19,7 @@ const (
 // carriers SPEC.md item 8 lists for PDF; the detector, the evidence and the
 // severity rules are engine/inject's.
 func (a *analysis) injectionMarkers() *report.Finding {
-	return inject.Finding("document-injection-markers", a.injectionCarriers())
+	return inject.Finding(report.FamilyDocumentInjectionMarkers, a.injectionCarriers())
 }
 
 // injectionCarriers gathers Info values (custom keys and their names

@@ -104,7 +104,7 @@ func (a *analysis) metadataInconsistency() *report.Finding {
 	for i, f := range found {
 		vs[i] = report.Variant{Severity: f.sev, Message: f.msg}
 	}
-	return report.Compose("metadata-inconsistency", vs, ev)
+	return report.Compose(report.FamilyMetadataInconsistency, vs, ev)
 }
 
 // before reports a strictly earlier date beyond the tolerance.

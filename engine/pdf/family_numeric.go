@@ -67,7 +67,7 @@ func (a *analysis) numericEdits() *report.Finding {
 		report.Capped(ev, "usualPatterns", f.patternUsual)
 		report.Capped(ev, "oddPatterns", f.patternOdd)
 	}
-	return report.Compose("numeric-edits", vs, ev)
+	return report.Compose(report.FamilyNumericEdits, vs, ev)
 }
 
 // compareRevisions finds the pages each appended revision rewrote and

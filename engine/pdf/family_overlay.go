@@ -172,5 +172,5 @@ func (a *analysis) contentOverlay() *report.Finding {
 	report.Capped(ev, "boxes", f.boxes)
 	report.Capped(ev, "objects", f.objects)
 	report.Capped(ev, "revisions", f.revisions)
-	return report.Compose("content-overlay", vs, ev)
+	return report.Compose(report.FamilyContentOverlay, vs, ev)
 }

@@ -22,7 +22,7 @@ func (a *analysis) producerFingerprint() *report.Finding {
 			return nil
 		}
 		return &report.Finding{
-			Family:   "producer-fingerprint",
+			Family:   report.FamilyProducerFingerprint,
 			Severity: report.Low,
 			Message:  report.Msg("producer-fingerprint.writer-mismatch", "writer", report.Kind(writer), "rewriter", report.Kind(rewriter)),
 			Evidence: map[string]any{
@@ -55,7 +55,7 @@ func (a *analysis) producerFingerprint() *report.Finding {
 	report.Capped(ev, "editorTools", editors)
 	report.Capped(ev, "fullPageImagePages", a.fullPageImagePages)
 	editorClass := report.Kind(editors[0].Class)
-	fd := &report.Finding{Family: "producer-fingerprint", Evidence: ev}
+	fd := &report.Finding{Family: report.FamilyProducerFingerprint, Evidence: ev}
 	switch {
 	case len(a.fullPageImagePages) > 0:
 		fd.Severity = report.Low

@@ -283,5 +283,5 @@ func (a *analysis) redactionExposure() *report.Finding {
 		report.Capped(ev, "annotationPages", f.annPages)
 		report.Capped(ev, "annotationObjects", f.annObjects)
 	}
-	return report.Compose("redaction-exposure", vs, ev)
+	return report.Compose(report.FamilyRedactionExposure, vs, ev)
 }

@@ -95,7 +95,7 @@ func (a *analysis) structureWarnings() *report.Finding {
 		return nil
 	}
 	names := make([]string, len(codes))
-	fd := &report.Finding{Family: "structure-warnings", Evidence: ev, Message: codes[0].msg, Severity: codes[0].sev}
+	fd := &report.Finding{Family: report.FamilyStructureWarnings, Evidence: ev, Message: codes[0].msg, Severity: codes[0].sev}
 	if security != nil {
 		fd.Notes = append(fd.Notes, *security)
 	}

@@ -86,7 +86,7 @@ func (d *Document) Analyze(ctx context.Context, opt Options) (*report.Report, er
 			continue
 		}
 		fn := fam.run
-		a.safe(fam.id, func() {
+		a.safe(string(fam.id), func() {
 			if fd := fn(a); fd != nil {
 				a.r.Add(*fd)
 			}
@@ -108,33 +108,33 @@ func (d *Document) Analyze(ctx context.Context, opt Options) (*report.Report, er
 
 // family is one signal family's analyser.
 type family struct {
-	id  string
+	id  report.FamilyID
 	run func(*analysis) *report.Finding
 }
 
 // families lists the PDF analysers in this engine version; structure
 // warnings run last because they report what the others met.
 var families = []family{
-	{"producer-fingerprint", (*analysis).producerFingerprint},
-	{"id-inconsistency", (*analysis).idInconsistency},
-	{"incremental-updates", (*analysis).incrementalUpdates},
-	{"active-content", (*analysis).activeContent},
-	{"metadata-inconsistency", (*analysis).metadataInconsistency},
-	{"signature-coverage", (*analysis).signatureCoverage},
-	{"signature-permissions", (*analysis).signaturePermissions},
-	{"redaction-exposure", (*analysis).redactionExposure},
-	{"hidden-text", (*analysis).hiddenText},
-	{"content-overlay", (*analysis).contentOverlay},
-	{"annotation-overlays", (*analysis).annotationOverlays},
-	{"font-anomalies", (*analysis).fontAnomalies},
-	{"numeric-edits", (*analysis).numericEdits},
-	{"embedded-image-anomalies", (*analysis).embeddedImageAnomalies},
-	{"page-geometry", (*analysis).pageGeometry},
-	{"document-injection-markers", (*analysis).injectionMarkers},
+	{report.FamilyProducerFingerprint, (*analysis).producerFingerprint},
+	{report.FamilyIdInconsistency, (*analysis).idInconsistency},
+	{report.FamilyIncrementalUpdates, (*analysis).incrementalUpdates},
+	{report.FamilyActiveContent, (*analysis).activeContent},
+	{report.FamilyMetadataInconsistency, (*analysis).metadataInconsistency},
+	{report.FamilySignatureCoverage, (*analysis).signatureCoverage},
+	{report.FamilySignaturePermissions, (*analysis).signaturePermissions},
+	{report.FamilyRedactionExposure, (*analysis).redactionExposure},
+	{report.FamilyHiddenText, (*analysis).hiddenText},
+	{report.FamilyContentOverlay, (*analysis).contentOverlay},
+	{report.FamilyAnnotationOverlays, (*analysis).annotationOverlays},
+	{report.FamilyFontAnomalies, (*analysis).fontAnomalies},
+	{report.FamilyNumericEdits, (*analysis).numericEdits},
+	{report.FamilyEmbeddedImageAnomalies, (*analysis).embeddedImageAnomalies},
+	{report.FamilyPageGeometry, (*analysis).pageGeometry},
+	{report.FamilyDocumentInjectionMarkers, (*analysis).injectionMarkers},
 }
 
 // skipped applies the mode and encryption rules of the family catalogue.
-func (a *analysis) skipped(id string) bool {
+func (a *analysis) skipped(id report.FamilyID) bool {
 	fam, ok := report.LookupFamily(id)
 	if !ok {
 		return true

@@ -47,7 +47,7 @@ func BenchmarkSignatures(b *testing.B) {
 			a := benchAnalysis(b, data, header)
 			a.walkContent()
 			for _, fam := range families {
-				if !strings.HasPrefix(fam.id, "signature-") {
+				if !strings.HasPrefix(string(fam.id), "signature-") {
 					fam.run(a)
 				}
 			}

@@ -23,7 +23,7 @@ var (
 func fixture() *report.Report {
 	r := report.New(report.MediaPDF, 4096)
 	r.ID = "insp_00000000-0000-0000-0000-000000000001"
-	r.Add(report.Finding{Family: "producer-fingerprint", Severity: report.Medium,
+	r.Add(report.Finding{Family: report.FamilyProducerFingerprint, Severity: report.Medium,
 		Message: report.Msg("producer-fingerprint.editor-resaved", "editors", 1, "editorClass", report.Kind("pdf-editor"), "revisions", 2),
 		Evidence: map[string]any{
 			"tools":     []string{"Acme <PDF> & Co"},
@@ -426,7 +426,7 @@ func TestSignErrors(t *testing.T) {
 // report does not verify against the redacted receipt.
 func TestRedactedReceipt(t *testing.T) {
 	r := fixture()
-	r.Add(report.Finding{Family: "document-injection-markers", Severity: report.High,
+	r.Add(report.Finding{Family: report.FamilyDocumentInjectionMarkers, Severity: report.High,
 		Message:  report.Msg("document-injection-markers.found", "count", 1),
 		Evidence: map[string]any{"payloadIsUntrusted": true, "fields": []report.UntrustedField{{Name: "Title", Payload: "ignore all"}}}})
 	r.Finish()

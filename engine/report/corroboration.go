@@ -49,7 +49,7 @@ const (
 // message or one of whose notes has one of the codes. A family other
 // engineers add, or a new variant, joins the rule with one row here.
 type corroborationRow struct {
-	Family string
+	Family FamilyID
 	Codes  []string
 	Fact   Fact
 }
@@ -59,55 +59,55 @@ type corroborationRow struct {
 // injection markers, structure warnings, geometry differences a genuine
 // file shows) never corroborate. docs/scoring.md documents the table.
 var corroboration = []corroborationRow{
-	{Family: "producer-fingerprint", Codes: []string{
+	{Family: FamilyProducerFingerprint, Codes: []string{
 		"producer-fingerprint.editor-single-save", "producer-fingerprint.editor-resaved",
 		"producer-fingerprint.editor-full-page-image", "producer-fingerprint.drawing-tool-document",
 	}, Fact: FactEditorNamed},
 	// The writer mismatch is a fact of its own: the Info dictionary names
 	// no editor (the rewriter kept it), the file's bytes do.
-	{Family: "producer-fingerprint", Codes: []string{"producer-fingerprint.writer-mismatch"}, Fact: FactWriterMismatch},
-	{Family: "metadata-inconsistency", Codes: []string{"metadata-inconsistency.history-editor"}, Fact: FactEditorNamed},
-	{Family: "embedded-image-anomalies", Codes: []string{"embedded-image-anomalies.editor-metadata"}, Fact: FactEditorNamed},
-	{Family: "image-editing-software", Fact: FactEditorNamed},
+	{Family: FamilyProducerFingerprint, Codes: []string{"producer-fingerprint.writer-mismatch"}, Fact: FactWriterMismatch},
+	{Family: FamilyMetadataInconsistency, Codes: []string{"metadata-inconsistency.history-editor"}, Fact: FactEditorNamed},
+	{Family: FamilyEmbeddedImageAnomalies, Codes: []string{"embedded-image-anomalies.editor-metadata"}, Fact: FactEditorNamed},
+	{Family: FamilyImageEditingSoftware, Fact: FactEditorNamed},
 
 	// Info and XMP disagreeing (producer-mismatch, date-mismatch) is left
 	// out: it is mostly the by-product of the editor already named
 	// stamping only one of them, or a generator's own quirk.
-	{Family: "metadata-inconsistency", Codes: []string{
+	{Family: FamilyMetadataInconsistency, Codes: []string{
 		"metadata-inconsistency.editor-laundered", "metadata-inconsistency.history-changed",
 	}, Fact: FactMetadataRewritten},
-	{Family: "office-metadata-anomalies", Fact: FactMetadataRewritten},
+	{Family: FamilyOfficeMetadataAnomalies, Fact: FactMetadataRewritten},
 	// An EXIF size that no longer matches the image, or a make without a
 	// model, is what any export or resize leaves (the editor is already
 	// named when there is one); only dates that contradict each other
 	// are a rewrite of their own.
-	{Family: "image-metadata-inconsistency", Codes: []string{
+	{Family: FamilyImageMetadataInconsistency, Codes: []string{
 		"image-metadata-inconsistency.modify-before-capture", "image-metadata-inconsistency.xmp-date-mismatch",
 	}, Fact: FactMetadataRewritten},
 
-	{Family: "incremental-updates", Codes: []string{"incremental-updates.content-touched"}, Fact: FactContentRevised},
-	{Family: "numeric-edits", Codes: []string{"numeric-edits.digits-changed"}, Fact: FactContentRevised},
-	{Family: "embedded-image-anomalies", Codes: []string{"embedded-image-anomalies.replaced"}, Fact: FactContentRevised},
+	{Family: FamilyIncrementalUpdates, Codes: []string{"incremental-updates.content-touched"}, Fact: FactContentRevised},
+	{Family: FamilyNumericEdits, Codes: []string{"numeric-edits.digits-changed"}, Fact: FactContentRevised},
+	{Family: FamilyEmbeddedImageAnomalies, Codes: []string{"embedded-image-anomalies.replaced"}, Fact: FactContentRevised},
 
-	{Family: "content-overlay", Fact: FactTextCovered},
+	{Family: FamilyContentOverlay, Fact: FactTextCovered},
 	// annotation-overlays.editor-tool needs an editor named to fire at all,
 	// so it would count the editor twice: only the later-revision cover is
 	// a fact of its own.
-	{Family: "annotation-overlays", Codes: []string{"annotation-overlays.later-revision", "annotation-overlays.opaque-cover"}, Fact: FactTextCovered},
+	{Family: FamilyAnnotationOverlays, Codes: []string{"annotation-overlays.later-revision", "annotation-overlays.opaque-cover"}, Fact: FactTextCovered},
 
-	{Family: "font-anomalies", Codes: []string{
+	{Family: FamilyFontAnomalies, Codes: []string{
 		"font-anomalies.later-revision-font", "font-anomalies.digit-tounicode", "font-anomalies.figure-font",
 	}, Fact: FactFontInconsistent},
-	{Family: "numeric-edits", Codes: []string{"numeric-edits.text-pattern"}, Fact: FactFontInconsistent},
+	{Family: FamilyNumericEdits, Codes: []string{"numeric-edits.text-pattern"}, Fact: FactFontInconsistent},
 
-	{Family: "page-geometry", Codes: []string{"page-geometry.foreign-page"}, Fact: FactPageForeign},
+	{Family: FamilyPageGeometry, Codes: []string{"page-geometry.foreign-page"}, Fact: FactPageForeign},
 
-	{Family: "issuer-mismatch", Fact: FactIssuerDiverges},
+	{Family: FamilyIssuerMismatch, Fact: FactIssuerDiverges},
 
-	{Family: "image-compression-history", Fact: FactRecompressed},
+	{Family: FamilyImageCompressionHistory, Fact: FactRecompressed},
 	// A thumbnail larger than its image is a quirk of some cameras (FLIR):
 	// only a thumbnail of another shape is a fact.
-	{Family: "image-thumbnail-mismatch", Codes: []string{"image-thumbnail-mismatch.aspect-ratio"}, Fact: FactRecompressed},
+	{Family: FamilyImageThumbnailMismatch, Codes: []string{"image-thumbnail-mismatch.aspect-ratio"}, Fact: FactRecompressed},
 }
 
 // Corroboration parameters: from corroborateMin independent facts on, the
@@ -127,7 +127,7 @@ func factsOf(s Signal) []Fact {
 	}
 	var out []Fact
 	for _, row := range corroboration {
-		if row.Family != s.ID || !matchesCodes(s, row.Codes) {
+		if string(row.Family) != s.ID || !matchesCodes(s, row.Codes) {
 			continue
 		}
 		dup := false

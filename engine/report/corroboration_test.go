@@ -59,13 +59,13 @@ func TestCorroborationScore(t *testing.T) {
 // issuer signal is added) gives the same marking.
 func TestCorroborationVisible(t *testing.T) {
 	r := New(MediaPDF, 100)
-	r.Add(Finding{Family: "producer-fingerprint", Severity: Low, Message: Msg("producer-fingerprint.editor-single-save", "editors", 1, "editorClass", Kind("modification-library"))})
-	r.Add(Finding{Family: "active-content", Severity: Low, Message: Msg("active-content.javascript", "total", 1)})
+	r.Add(Finding{Family: FamilyProducerFingerprint, Severity: Low, Message: Msg("producer-fingerprint.editor-single-save", "editors", 1, "editorClass", Kind("modification-library"))})
+	r.Add(Finding{Family: FamilyActiveContent, Severity: Low, Message: Msg("active-content.javascript", "total", 1)})
 	r.Finish()
 	if _, marked := r.Signals[1].Evidence["corroboration"]; r.Summary.RiskScore != 20 || marked {
 		t.Fatalf("one fact: score %d, evidence %v", r.Summary.RiskScore, r.Signals[1].Evidence)
 	}
-	r.Add(Finding{Family: "metadata-inconsistency", Severity: Low, Message: Msg("metadata-inconsistency.history-changed", "fields", 1)})
+	r.Add(Finding{Family: FamilyMetadataInconsistency, Severity: Low, Message: Msg("metadata-inconsistency.history-changed", "fields", 1)})
 	r.Finish()
 	r.Finish()
 	if r.Summary.RiskScore != 50 || r.Summary.RiskBand != BandElevated {
@@ -86,7 +86,7 @@ func TestCorroborationVisible(t *testing.T) {
 	}
 	// A signal that no longer corroborates loses the marking.
 	r.Signals = r.Signals[:0]
-	r.Add(Finding{Family: "producer-fingerprint", Severity: Low, Message: Msg("producer-fingerprint.editor-single-save", "editors", 1, "editorClass", Kind("modification-library")),
+	r.Add(Finding{Family: FamilyProducerFingerprint, Severity: Low, Message: Msg("producer-fingerprint.editor-single-save", "editors", 1, "editorClass", Kind("modification-library")),
 		Evidence: map[string]any{"corroboration": "stale"}})
 	r.Finish()
 	if _, marked := r.Signals[0].Evidence["corroboration"]; marked {

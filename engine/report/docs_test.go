@@ -15,7 +15,7 @@ func TestFamiliesDocumented(t *testing.T) {
 	}
 	doc := string(b)
 	for _, f := range Families() {
-		if !strings.Contains(doc, f.ID) {
+		if !strings.Contains(doc, string(f.ID)) {
 			t.Errorf("family %s is not in docs/families.md", f.ID)
 		}
 	}

@@ -1,9 +1,53 @@
 package report
 
+// FamilyID is a signal family's id, the report's signal id. Every id is a
+// constant below, so a family is named in code by its constant and a
+// misspelt id does not compile; the catalogue gives each its row.
+type FamilyID string
+
+// The families of this engine version, in catalogue order.
+const (
+	FamilyStructureWarnings          FamilyID = "structure-warnings"
+	FamilyProducerFingerprint        FamilyID = "producer-fingerprint"
+	FamilyIdInconsistency            FamilyID = "id-inconsistency"
+	FamilyIncrementalUpdates         FamilyID = "incremental-updates"
+	FamilySignatureCoverage          FamilyID = "signature-coverage"
+	FamilySignaturePermissions       FamilyID = "signature-permissions"
+	FamilyRedactionExposure          FamilyID = "redaction-exposure"
+	FamilyDocumentInjectionMarkers   FamilyID = "document-injection-markers"
+	FamilyIssuerMismatch             FamilyID = "issuer-mismatch"
+	FamilyActiveContent              FamilyID = "active-content"
+	FamilyMetadataInconsistency      FamilyID = "metadata-inconsistency"
+	FamilyHiddenText                 FamilyID = "hidden-text"
+	FamilyContentOverlay             FamilyID = "content-overlay"
+	FamilyFontAnomalies              FamilyID = "font-anomalies"
+	FamilyEmbeddedImageAnomalies     FamilyID = "embedded-image-anomalies"
+	FamilyNumericEdits               FamilyID = "numeric-edits"
+	FamilyAnnotationOverlays         FamilyID = "annotation-overlays"
+	FamilyPageGeometry               FamilyID = "page-geometry"
+	FamilyOfficeMacros               FamilyID = "office-macros"
+	FamilyOfficeExternalLinks        FamilyID = "office-external-links"
+	FamilyOfficeEmbeddedObjects      FamilyID = "office-embedded-objects"
+	FamilyOfficeHiddenContent        FamilyID = "office-hidden-content"
+	FamilyOfficeTrackedChanges       FamilyID = "office-tracked-changes"
+	FamilyOfficeInjectionMarkers     FamilyID = "office-injection-markers"
+	FamilyOfficeMetadataAnomalies    FamilyID = "office-metadata-anomalies"
+	FamilyOfficeStructureAnomalies   FamilyID = "office-structure-anomalies"
+	FamilyImageStructureAnomalies    FamilyID = "image-structure-anomalies"
+	FamilyImageEditingSoftware       FamilyID = "image-editing-software"
+	FamilyImageMetadataInconsistency FamilyID = "image-metadata-inconsistency"
+	FamilyImageThumbnailMismatch     FamilyID = "image-thumbnail-mismatch"
+	FamilyImageCompressionHistory    FamilyID = "image-compression-history"
+	FamilyImageTrailingData          FamilyID = "image-trailing-data"
+	FamilyImageGenerativeMarkers     FamilyID = "image-generative-markers"
+	FamilyImageMetadataStripped      FamilyID = "image-metadata-stripped"
+	FamilyImageLocationPresent       FamilyID = "image-location-present"
+)
+
 // Family is one row of the family catalogue: the single place that says which
 // families exist, which media they apply to, and which modes skip them.
 type Family struct {
-	ID    string
+	ID    FamilyID
 	Media MediaType // "" for families any media may raise
 	// ContentDependent families read encrypted page content or strings and
 	// are skipped on an encrypted PDF (DESIGN.md lists six).
@@ -17,43 +61,43 @@ type Family struct {
 
 // families is the catalogue. Order is documentation order only.
 var families = []Family{
-	{ID: "structure-warnings", Summary: "The file is malformed, repaired, truncated, encrypted or exhausted its parsing budget: what was and was not analysed."},
-	{ID: "producer-fingerprint", Media: MediaPDF, Summary: "The software that wrote the file, with PDF editors singled out."},
-	{ID: "id-inconsistency", Media: MediaPDF, Summary: "The trailer /ID pair disagrees with the revision history."},
-	{ID: "incremental-updates", Media: MediaPDF, Summary: "Revisions appended after the original save, with what each one wrote and overwrote."},
-	{ID: "signature-coverage", Media: MediaPDF, Summary: "What each signature's byte range covers and what was appended after it."},
-	{ID: "signature-permissions", Media: MediaPDF, TriageSuppressed: true, Summary: "Revisions after a certification signature assessed against its DocMDP permissions."},
-	{ID: "redaction-exposure", Media: MediaPDF, ContentDependent: true, TriageSuppressed: true, Summary: "Text still present under redaction boxes."},
-	{ID: "document-injection-markers", Media: MediaPDF, ContentDependent: true, Summary: "Text addressed to a language model in PDF metadata and annotation carriers."},
-	{ID: "issuer-mismatch", Media: MediaPDF, Summary: "The file's structure diverges from the named issuer's baseline."},
-	{ID: "active-content", Media: MediaPDF, Summary: "JavaScript, launch, submit and import actions, attached files, rich media and links: reported, never run."},
-	{ID: "metadata-inconsistency", Media: MediaPDF, Summary: "Info dictionary and XMP disagree, dates out of order or in the future, editing tools in the XMP history."},
-	{ID: "hidden-text", Media: MediaPDF, ContentDependent: true, TriageSuppressed: true, Summary: "Text a reader cannot see: invisible render mode, background colour, outside the page, microscopic."},
-	{ID: "content-overlay", Media: MediaPDF, ContentDependent: true, TriageSuppressed: true, Summary: "Opaque boxes or images painted over text, with new text on top."},
-	{ID: "font-anomalies", Media: MediaPDF, ContentDependent: true, TriageSuppressed: true, Summary: "Several subsets of one font, fonts first used by a later revision, a font that shows only a few figures, stray Type3 glyphs."},
-	{ID: "embedded-image-anomalies", Media: MediaPDF, TriageSuppressed: true, Summary: "Full-page images and images replaced in a later revision."},
-	{ID: "numeric-edits", Media: MediaPDF, ContentDependent: true, TriageSuppressed: true, Summary: "Digits changed between revisions in overwritten content; figures written unlike the page's other text objects."},
-	{ID: "annotation-overlays", Media: MediaPDF, TriageSuppressed: true, Summary: "Annotations whose rectangles cover page text: added later, by an editor, or opaque."},
-	{ID: "page-geometry", Media: MediaPDF, Summary: "Mixed page sizes or rotations, crop boxes hiding content, pages foreign to the rest of the document."},
+	{ID: FamilyStructureWarnings, Summary: "The file is malformed, repaired, truncated, encrypted or exhausted its parsing budget: what was and was not analysed."},
+	{ID: FamilyProducerFingerprint, Media: MediaPDF, Summary: "The software that wrote the file, with PDF editors singled out."},
+	{ID: FamilyIdInconsistency, Media: MediaPDF, Summary: "The trailer /ID pair disagrees with the revision history."},
+	{ID: FamilyIncrementalUpdates, Media: MediaPDF, Summary: "Revisions appended after the original save, with what each one wrote and overwrote."},
+	{ID: FamilySignatureCoverage, Media: MediaPDF, Summary: "What each signature's byte range covers and what was appended after it."},
+	{ID: FamilySignaturePermissions, Media: MediaPDF, TriageSuppressed: true, Summary: "Revisions after a certification signature assessed against its DocMDP permissions."},
+	{ID: FamilyRedactionExposure, Media: MediaPDF, ContentDependent: true, TriageSuppressed: true, Summary: "Text still present under redaction boxes."},
+	{ID: FamilyDocumentInjectionMarkers, Media: MediaPDF, ContentDependent: true, Summary: "Text addressed to a language model in PDF metadata and annotation carriers."},
+	{ID: FamilyIssuerMismatch, Media: MediaPDF, Summary: "The file's structure diverges from the named issuer's baseline."},
+	{ID: FamilyActiveContent, Media: MediaPDF, Summary: "JavaScript, launch, submit and import actions, attached files, rich media and links: reported, never run."},
+	{ID: FamilyMetadataInconsistency, Media: MediaPDF, Summary: "Info dictionary and XMP disagree, dates out of order or in the future, editing tools in the XMP history."},
+	{ID: FamilyHiddenText, Media: MediaPDF, ContentDependent: true, TriageSuppressed: true, Summary: "Text a reader cannot see: invisible render mode, background colour, outside the page, microscopic."},
+	{ID: FamilyContentOverlay, Media: MediaPDF, ContentDependent: true, TriageSuppressed: true, Summary: "Opaque boxes or images painted over text, with new text on top."},
+	{ID: FamilyFontAnomalies, Media: MediaPDF, ContentDependent: true, TriageSuppressed: true, Summary: "Several subsets of one font, fonts first used by a later revision, a font that shows only a few figures, stray Type3 glyphs."},
+	{ID: FamilyEmbeddedImageAnomalies, Media: MediaPDF, TriageSuppressed: true, Summary: "Full-page images and images replaced in a later revision."},
+	{ID: FamilyNumericEdits, Media: MediaPDF, ContentDependent: true, TriageSuppressed: true, Summary: "Digits changed between revisions in overwritten content; figures written unlike the page's other text objects."},
+	{ID: FamilyAnnotationOverlays, Media: MediaPDF, TriageSuppressed: true, Summary: "Annotations whose rectangles cover page text: added later, by an editor, or opaque."},
+	{ID: FamilyPageGeometry, Media: MediaPDF, Summary: "Mixed page sizes or rotations, crop boxes hiding content, pages foreign to the rest of the document."},
 
-	{ID: "office-macros", Media: MediaOffice, Summary: "VBA projects and macro-enabled content types."},
-	{ID: "office-external-links", Media: MediaOffice, Summary: "Remote templates, OLE links, remote images, DDE fields and external workbook links."},
-	{ID: "office-embedded-objects", Media: MediaOffice, Summary: "OLE objects, embedded packages, ActiveX controls and embedded fonts."},
-	{ID: "office-hidden-content", Media: MediaOffice, Summary: "Hidden runs, sheets, rows, columns and slides holding content."},
-	{ID: "office-tracked-changes", Media: MediaOffice, Summary: "Insertions, deletions and moves still recorded in the package."},
-	{ID: "office-injection-markers", Media: MediaOffice, Summary: "Text addressed to a language model in document properties, comments and hidden runs."},
-	{ID: "office-metadata-anomalies", Media: MediaOffice, Summary: "Editing time, save count, dates and application claims that contradict each other."},
-	{ID: "office-structure-anomalies", Media: MediaOffice, Summary: "Undeclared parts, lying content types, missing targets and zip anomalies; the package walk's limits."},
+	{ID: FamilyOfficeMacros, Media: MediaOffice, Summary: "VBA projects and macro-enabled content types."},
+	{ID: FamilyOfficeExternalLinks, Media: MediaOffice, Summary: "Remote templates, OLE links, remote images, DDE fields and external workbook links."},
+	{ID: FamilyOfficeEmbeddedObjects, Media: MediaOffice, Summary: "OLE objects, embedded packages, ActiveX controls and embedded fonts."},
+	{ID: FamilyOfficeHiddenContent, Media: MediaOffice, Summary: "Hidden runs, sheets, rows, columns and slides holding content."},
+	{ID: FamilyOfficeTrackedChanges, Media: MediaOffice, Summary: "Insertions, deletions and moves still recorded in the package."},
+	{ID: FamilyOfficeInjectionMarkers, Media: MediaOffice, Summary: "Text addressed to a language model in document properties, comments and hidden runs."},
+	{ID: FamilyOfficeMetadataAnomalies, Media: MediaOffice, Summary: "Editing time, save count, dates and application claims that contradict each other."},
+	{ID: FamilyOfficeStructureAnomalies, Media: MediaOffice, Summary: "Undeclared parts, lying content types, missing targets and zip anomalies; the package walk's limits."},
 
-	{ID: "image-structure-anomalies", Media: MediaImage, Summary: "Truncation, bad checksums, broken markers, containers that are not walked."},
-	{ID: "image-editing-software", Media: MediaImage, Summary: "Editing software named in EXIF, XMP or Photoshop resources."},
-	{ID: "image-metadata-inconsistency", Media: MediaImage, Summary: "Capture and modification dates or dimensions that disagree."},
-	{ID: "image-thumbnail-mismatch", Media: MediaImage, Summary: "An embedded thumbnail inconsistent with the main image."},
-	{ID: "image-compression-history", Media: MediaImage, Summary: "Quantisation tables that do not match the claimed camera; recompression traces."},
-	{ID: "image-trailing-data", Media: MediaImage, Summary: "Bytes after the end of the image, such as an appended archive."},
-	{ID: "image-generative-markers", Media: MediaImage, Summary: "C2PA, IPTC or generator text declaring synthetic or AI-generated content."},
-	{ID: "image-metadata-stripped", Media: MediaImage, Summary: "A photo-like file with no capture metadata at all."},
-	{ID: "image-location-present", Media: MediaImage, Summary: "GPS coordinates are present (a privacy fact, not a fraud risk)."},
+	{ID: FamilyImageStructureAnomalies, Media: MediaImage, Summary: "Truncation, bad checksums, broken markers, containers that are not walked."},
+	{ID: FamilyImageEditingSoftware, Media: MediaImage, Summary: "Editing software named in EXIF, XMP or Photoshop resources."},
+	{ID: FamilyImageMetadataInconsistency, Media: MediaImage, Summary: "Capture and modification dates or dimensions that disagree."},
+	{ID: FamilyImageThumbnailMismatch, Media: MediaImage, Summary: "An embedded thumbnail inconsistent with the main image."},
+	{ID: FamilyImageCompressionHistory, Media: MediaImage, Summary: "Quantisation tables that do not match the claimed camera; recompression traces."},
+	{ID: FamilyImageTrailingData, Media: MediaImage, Summary: "Bytes after the end of the image, such as an appended archive."},
+	{ID: FamilyImageGenerativeMarkers, Media: MediaImage, Summary: "C2PA, IPTC or generator text declaring synthetic or AI-generated content."},
+	{ID: FamilyImageMetadataStripped, Media: MediaImage, Summary: "A photo-like file with no capture metadata at all."},
+	{ID: FamilyImageLocationPresent, Media: MediaImage, Summary: "GPS coordinates are present (a privacy fact, not a fraud risk)."},
 }
 
 // Families returns a copy of the catalogue.
@@ -62,7 +106,7 @@ func Families() []Family {
 }
 
 // LookupFamily returns the catalogue row for id.
-func LookupFamily(id string) (Family, bool) {
+func LookupFamily(id FamilyID) (Family, bool) {
 	for _, f := range families {
 		if f.ID == id {
 			return f, true
@@ -76,7 +120,7 @@ func TriageSuppressed() []string {
 	var out []string
 	for _, f := range families {
 		if f.TriageSuppressed {
-			out = append(out, f.ID)
+			out = append(out, string(f.ID))
 		}
 	}
 	return out
@@ -87,7 +131,7 @@ func EncryptedSkipped() []string {
 	var out []string
 	for _, f := range families {
 		if f.ContentDependent {
-			out = append(out, f.ID)
+			out = append(out, string(f.ID))
 		}
 	}
 	return out

@@ -121,7 +121,7 @@ func TestEveryCodeRenders(t *testing.T) {
 			t.Errorf("code %s is not <family>.<variant>", code)
 		}
 		// compare.<id> are /compare's findings (engine/compare), not a family.
-		if _, ok := LookupFamily(strings.SplitN(code, ".", 2)[0]); !ok && !strings.HasPrefix(code, "compare.") {
+		if _, ok := LookupFamily(FamilyID(strings.SplitN(code, ".", 2)[0])); !ok && !strings.HasPrefix(code, "compare.") {
 			t.Errorf("code %s names no catalogued family", code)
 		}
 		kv := []any{}

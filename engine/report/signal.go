@@ -94,7 +94,7 @@ func Msg(code string, kv ...any) Message {
 // notes, severity and evidence. Build turns it into a Signal, rendering the
 // English title and detail from the message catalogue.
 type Finding struct {
-	Family   string
+	Family   FamilyID
 	Severity Severity
 	Message  Message
 	Notes    []Message
@@ -112,7 +112,7 @@ type Variant struct {
 // the message (the first fired wins a tie), the others become notes in
 // firing order, and the finding takes the highest severity. Nil when no
 // variant fired.
-func Compose(family string, vs []Variant, ev map[string]any) *Finding {
+func Compose(family FamilyID, vs []Variant, ev map[string]any) *Finding {
 	if len(vs) == 0 {
 		return nil
 	}
@@ -138,7 +138,7 @@ func (f Finding) Signal() Signal {
 		ev = map[string]any{}
 	}
 	return Signal{
-		ID:       f.Family,
+		ID:       string(f.Family),
 		Severity: f.Severity,
 		Title:    Title(f.Message),
 		Detail:   Detail(f.Message, f.Notes),

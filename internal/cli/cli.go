@@ -246,16 +246,20 @@ func failed(err error, stderr io.Writer) int {
 		return 0
 	}
 	code, body := errorBody(err)
-	switch code {
-	case "not_a_pdf":
+	if exit, ok := refusals[httpapi.Code(code)]; ok {
 		fmt.Fprintf(stderr, "%s\n", body)
-		return exitUnreadable
-	case "analysis_timeout":
-		fmt.Fprintf(stderr, "%s\n", body)
-		return exitDeadline
+		return exit
 	}
 	fmt.Fprintf(stderr, "doctrust: %v\n", err)
 	return exitError
+}
+
+// refusals are the codes by which the service refuses a document (the
+// status table's 422s of an analysis), with the exit code of each. Any
+// other error is the run's fault, exit 1.
+var refusals = map[httpapi.Code]int{
+	httpapi.NotAPDF:         exitUnreadable,
+	httpapi.AnalysisTimeout: exitDeadline,
 }
 
 const codeReadError = string(httpapi.ReadError)

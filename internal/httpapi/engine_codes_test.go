@@ -2,6 +2,8 @@ package httpapi
 
 import (
 	"errors"
+	"fmt"
+	"net/http"
 	"testing"
 
 	"github.com/doctrust/doctrust/engine"
@@ -16,8 +18,8 @@ import (
 
 // TestEngineErrorCodes: every error the engine's packages make carries
 // a SPEC.md code this package's status table knows, and the code agrees
-// with what serveDocument answers for it (not_a_pdf for the unreadable
-// errors, analysis_timeout for the deadline ones).
+// with what the status table answers for it (not_a_pdf for the unreadable
+// errors, analysis_timeout with its timeoutMs for the deadline ones).
 func TestEngineErrorCodes(t *testing.T) {
 	for _, err := range []error{
 		engine.ErrUnreadable, engine.ErrDeadline, pdf.ErrDeadline, image.ErrDeadline, office.ErrDeadline,
@@ -39,7 +41,16 @@ func TestEngineErrorCodes(t *testing.T) {
 			want = string(AnalysisTimeout)
 		}
 		if e.Code() != want {
-			t.Errorf("%q: code %q, the door answers %q", err, e.Code(), want)
+			t.Errorf("%q: code %q, want %q", err, e.Code(), want)
+		}
+		// Wrapped as a pipeline may wrap it, the error reaches the body
+		// through the table alone.
+		got := apiError(fmt.Errorf("inspect: %w", err))
+		if string(got.Code) != want || got.Status() != http.StatusUnprocessableEntity {
+			t.Errorf("%q answers %s %d, want %s 422", err, got.Code, got.Status(), want)
+		}
+		if _, ok := got.Fields["timeoutMs"]; ok != (want == string(AnalysisTimeout)) {
+			t.Errorf("%q: fields %v", err, got.Fields)
 		}
 	}
 }

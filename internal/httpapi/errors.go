@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/doctrust/doctrust/engine/report"
 	"github.com/doctrust/doctrust/internal/accounts"
-	"github.com/doctrust/doctrust/internal/analysis"
 	"github.com/doctrust/doctrust/internal/baselines"
 	"github.com/doctrust/doctrust/internal/billing"
 	"github.com/doctrust/doctrust/internal/ledger"
@@ -240,6 +240,7 @@ func apiError(err error) *Error {
 		in *accounts.InputError
 		bi *billing.InputError
 		pe *billing.ProcessorError
+		ee *report.Error
 	)
 	switch {
 	case errors.As(err, &e):
@@ -301,13 +302,24 @@ func apiError(err error) *Error {
 		return E(NotFound)
 	case errors.Is(err, ledger.ErrUnparseable):
 		return E(UnparseableMessage)
-	// analysis, for the CLI (the HTTP routes map these in analyse)
-	case errors.Is(err, analysis.ErrUnreadable):
-		return E(NotAPDF)
-	case errors.Is(err, analysis.ErrDeadline):
-		return E(AnalysisTimeout, "timeoutMs", analysis.DefaultDeadline.Milliseconds())
+	// the engine's errors carry their code from where they were made
+	case errors.As(err, &ee):
+		return coded(Code(ee.Code()))
 	}
 	return E(Internal)
+}
+
+// coded is the Error of a code an error brought from below (the engine's
+// report.Error), with the fields SPEC.md gives every error of that code; a
+// code the table does not know is a server fault.
+func coded(c Code) *Error {
+	switch _, known := statuses[c]; {
+	case !known:
+		return E(Internal)
+	case c == AnalysisTimeout:
+		return analysisTimeout()
+	}
+	return E(c)
 }
 
 // writeError writes err as SPEC.md's JSON error body.

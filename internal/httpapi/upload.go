@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/doctrust/doctrust/engine/policy"
-	"github.com/doctrust/doctrust/internal/analysis"
 	"github.com/doctrust/doctrust/internal/metering"
 	"github.com/doctrust/doctrust/internal/ratelimit"
 )
@@ -122,14 +121,9 @@ func (s *Server) analyse(rp *reply, adm *admission, docs int, run work) (*outcom
 			return nil, err
 		}
 	}
-	out, err := run(ctx)
-	switch {
-	case errors.Is(err, analysis.ErrUnreadable):
-		return nil, E(NotAPDF)
-	case errors.Is(err, analysis.ErrDeadline):
-		return nil, timeout
-	}
-	return out, err
+	// The engine's errors carry their SPEC.md code; the reply maps them
+	// through the status table like any other.
+	return run(ctx)
 }
 
 // readUpload reads a multipart form (text parts before the file part) or a

@@ -13,7 +13,9 @@ import (
 // strings (attacker-authored even after redaction) are never quoted.
 
 // redactionFamilies are the findings check_redaction reports.
-var redactionFamilies = []string{"redaction-exposure", "hidden-text", "content-overlay", "annotation-overlays"}
+var redactionFamilies = []report.FamilyID{
+	report.FamilyRedactionExposure, report.FamilyHiddenText, report.FamilyContentOverlay, report.FamilyAnnotationOverlays,
+}
 
 func signals(rep map[string]any) []map[string]any {
 	list, _ := rep["signals"].([]any)
@@ -143,7 +145,7 @@ func redactionSummary(rep map[string]any) string {
 	var found []string
 	for _, s := range signals(rep) {
 		for _, f := range redactionFamilies {
-			if str(s, "id") == f {
+			if str(s, "id") == string(f) {
 				found = append(found, signalLine(s))
 			}
 		}

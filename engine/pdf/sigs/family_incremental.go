@@ -21,7 +21,7 @@ func (a *analysis) incrementalUpdates() *report.Finding {
 	}
 	ev := map[string]any{"revisions": len(a.f.Revisions), "contentRevisions": contentRevisions}
 	report.Capped(ev, "changedPerRevision", per)
-	fd := &report.Finding{Family: "incremental-updates", Evidence: ev}
+	fd := &report.Finding{Family: report.FamilyIncrementalUpdates, Evidence: ev}
 	if contentRevisions > 0 {
 		fd.Severity = report.Medium
 		fd.Message = report.Msg("incremental-updates.content-touched", "appended", len(changes), "contentRevisions", contentRevisions)

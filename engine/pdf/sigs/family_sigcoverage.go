@@ -68,7 +68,7 @@ func (a *analysis) signatureCoverage() *report.Finding {
 		v.add(report.Info, report.Msg("signature-coverage.intact",
 			"signatures", t.counts[sigApproval]+t.counts[sigCertification], "timestamps", t.counts[sigTimestamp]))
 	}
-	return v.finding("signature-coverage", ev)
+	return v.finding(report.FamilySignatureCoverage, ev)
 }
 
 // coverageTally is what signature-coverage counts over the inventory.

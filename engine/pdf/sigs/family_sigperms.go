@@ -68,7 +68,7 @@ func (a *analysis) signaturePermissions() *report.Finding {
 		lockedEv = append(lockedEv, e)
 	}
 	report.Capped(ev, "lockedFieldChanges", lockedEv)
-	return v.finding("signature-permissions", ev)
+	return v.finding(report.FamilySignaturePermissions, ev)
 }
 
 // assessRevisions fills revisionsAssessed[] for the revisions after the

@@ -241,6 +241,6 @@ func (v *variants) add(sev report.Severity, m report.Message) {
 	v.sev = v.sev.Max(sev)
 }
 
-func (v *variants) finding(family string, ev map[string]any) *report.Finding {
+func (v *variants) finding(family report.FamilyID, ev map[string]any) *report.Finding {
 	return &report.Finding{Family: family, Severity: v.sev, Message: v.msgs[0], Notes: v.msgs[1:], Evidence: ev}
 }
