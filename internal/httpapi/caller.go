@@ -51,6 +51,9 @@ type reply struct {
 	// anonMetered: the route counts anonymous calls against the hourly
 	// allowance, so an anonymous answer carries the RateLimit headers.
 	anonMetered bool
+	// anonCounted: the anonymous call was counted in its window, so its
+	// headers need a read begun after the count.
+	anonCounted bool
 }
 
 // resolve identifies the caller; a presented key that does not resolve is
@@ -102,7 +105,11 @@ func (rp *reply) quotaHeaders() {
 // allowance (IETF draft-ietf-httpapi-ratelimit-headers, the
 // RateLimit-Limit / -Remaining / -Reset form; Reset in seconds).
 func (rp *reply) allowanceHeaders() {
-	win, err := rp.s.cfg.Meter.AnonWindow(rp.r.Context(), rp.caller)
+	read := rp.s.cfg.Meter.AnonWindowShared
+	if rp.anonCounted {
+		read = rp.s.cfg.Meter.AnonWindow
+	}
+	win, err := read(rp.r.Context(), rp.caller)
 	if err != nil {
 		return // the answer still goes out; only its headers are missing
 	}

@@ -109,6 +109,9 @@ func (s *Server) analyse(rp *reply, adm *admission, docs int, run work) (*outcom
 		return nil, err // the client went away while queued
 	}
 	if !rp.caller.Keyed() {
+		// Set before the call: a count that reached the store but whose
+		// answer was lost still needs a fresh read for the headers.
+		rp.anonCounted = true
 		_, err := s.cfg.Meter.Admit(ctx, rp.caller, docs)
 		if errors.Is(err, context.DeadlineExceeded) {
 			return nil, timeout

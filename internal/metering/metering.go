@@ -17,6 +17,7 @@ import (
 	"github.com/doctrust/doctrust/internal/ratelimit"
 	"github.com/doctrust/doctrust/internal/store"
 	"github.com/google/uuid"
+	"golang.org/x/sync/singleflight"
 )
 
 // Retention of usage rows (SPEC.md, Limits).
@@ -113,6 +114,10 @@ type Meter struct {
 	AnonPerHour int
 	Now         func() time.Time
 	NewID       func() string
+
+	// peeks coalesces the window reads of answers that counted nothing
+	// (AnonWindowShared), per address.
+	peeks singleflight.Group
 }
 
 func (m *Meter) now() time.Time {
@@ -143,6 +148,27 @@ func (m *Meter) AnonRule() ratelimit.Rule {
 func (m *Meter) AnonWindow(ctx context.Context, c Caller) (ratelimit.Window, error) {
 	lim := ratelimit.Limiter{Store: m.Store, Now: m.now}
 	return lim.Peek(ctx, m.AnonRule(), c.IP)
+}
+
+// AnonWindowShared is AnonWindow for an answer that counted nothing (a
+// refusal before the analysis: busy, the window full, a bad upload):
+// callers from one address asking at the same time share one store read.
+// Under overload a client that retries at once is refused thousands of
+// times a second, and one read per refusal took the CPU the admitted
+// analyses needed. The shared read was in flight while the request was,
+// and the request changed nothing, so the window it tells is one the
+// request could have seen. An answer after its call was counted must not
+// use it: a read begun before the count would miss it.
+func (m *Meter) AnonWindowShared(ctx context.Context, c Caller) (ratelimit.Window, error) {
+	v, err, _ := m.peeks.Do(c.IP, func() (any, error) {
+		// Not the first caller's cancellation: the others wait on it too.
+		// The store bounds every call with its own deadline.
+		return m.AnonWindow(context.WithoutCancel(ctx), c)
+	})
+	if err != nil {
+		return ratelimit.Window{}, err
+	}
+	return v.(ratelimit.Window), nil
 }
 
 // Resolve identifies the caller from the Authorization header value

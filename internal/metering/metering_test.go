@@ -1,6 +1,7 @@
 package metering_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -197,5 +198,58 @@ func TestAnonymousHourly(t *testing.T) {
 	if rows, _ := whole(m).UsageSince(t.Context(), "", now.Add(-time.Hour)); len(rows) != 3 || rows[0].ClientIP != "198.51.100.7" ||
 		!rows[0].Expires.Equal(now.Add(metering.AnonymousRetention)) {
 		t.Fatalf("anonymous rows = %+v", rows)
+	}
+}
+
+// slowCount is a store whose window reads take a while and record how
+// many run at once for the same bucket.
+type slowCount struct {
+	*sqlite.Store
+	inFlight, most, reads atomic.Int64
+}
+
+func (s *slowCount) Count(ctx context.Context, bucket string) (int, error) {
+	s.reads.Add(1)
+	n := s.inFlight.Add(1)
+	for m := s.most.Load(); n > m && !s.most.CompareAndSwap(m, n); m = s.most.Load() {
+	}
+	defer s.inFlight.Add(-1)
+	time.Sleep(time.Millisecond)
+	return s.Store.Count(ctx, bucket)
+}
+
+// TestAnonWindowSharedIsOneReadAtATime: refusals from one address asking
+// for their window together share a store read (one read in flight for
+// the address at any time, however many ask) and all see the window; an
+// answer whose call was counted reads afresh and sees its count.
+func TestAnonWindowSharedIsOneReadAtATime(t *testing.T) {
+	m := newMeter(t)
+	sc := &slowCount{Store: whole(m)}
+	m.Store = sc
+	c := metering.Caller{IP: "203.0.113.9"}
+	if _, err := m.Admit(t.Context(), c, 1); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Go(func() {
+			for range 10 {
+				w, err := m.AnonWindowShared(t.Context(), c)
+				if err != nil || w.Limit != 3 || w.Remaining != 2 {
+					t.Errorf("shared window %+v %v, want 2 of 3 left", w, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if sc.most.Load() != 1 {
+		t.Fatalf("%d reads of one address ran at once, want 1", sc.most.Load())
+	}
+	if _, err := m.Admit(t.Context(), c, 1); err != nil {
+		t.Fatal(err)
+	}
+	if w, err := m.AnonWindow(t.Context(), c); err != nil || w.Remaining != 1 {
+		t.Fatalf("window after the count %+v %v, want 1 left", w, err)
 	}
 }
