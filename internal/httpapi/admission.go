@@ -2,10 +2,12 @@ package httpapi
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net"
 	"net/http"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/doctrust/doctrust/internal/analysis"
@@ -19,9 +21,29 @@ import (
 // long with 408 request_timeout. 10 MB in 30 s needs under 3 Mbit/s.
 const DefaultBodyReadTimeout = 30 * time.Second
 
+// busyRetryAfter is SPEC.md's retryAfterSeconds of 503 busy.
+const busyRetryAfter = 5
+
 // busyError is SPEC.md's 503 busy.
 func busyError() *Error {
-	return &Error{Code: Busy, Fields: map[string]any{"retryAfterSeconds": 5}, RetryAfter: 5}
+	return &Error{Code: Busy, Fields: map[string]any{"retryAfterSeconds": busyRetryAfter}, RetryAfter: busyRetryAfter}
+}
+
+// busyBody is busy's error body, encoded once: under overload nearly
+// every answer is this one, and encoding the same map thousands of times
+// a second took CPU from the analyses.
+var busyBody = sync.OnceValue(func() []byte {
+	_, body := Body(busyError())
+	b, err := json.Marshal(body)
+	if err != nil {
+		panic(err) // a map of strings and an int always encodes
+	}
+	return b
+})
+
+// isBusy: e is busyError()'s refusal, whose body is busyBody.
+func isBusy(e *Error) bool {
+	return e.Code == Busy && e.RetryAfter == busyRetryAfter && len(e.Fields) == 1 && e.Fields["retryAfterSeconds"] == busyRetryAfter
 }
 
 // admission is what a document request holds from before its body is

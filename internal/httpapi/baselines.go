@@ -24,7 +24,7 @@ func (s *Server) baselineRoutes() {
 
 func (s *Server) baselineService() (*baselines.Service, error) {
 	if s.cfg.Baselines == nil {
-		return nil, &Error{Code: Busy, Fields: map[string]any{"retryAfterSeconds": 5}, RetryAfter: 5}
+		return nil, busyError()
 	}
 	return s.cfg.Baselines, nil
 }

@@ -233,6 +233,9 @@ func E(code Code, kv ...any) *Error {
 // metering and rate-limit refusals carry their numbers; anything unknown
 // is a server fault and says nothing more than internal_error.
 func apiError(err error) *Error {
+	if e, ok := err.(*Error); ok {
+		return e // the common case, without errors.As's reflection
+	}
 	var (
 		e  *Error
 		qe *metering.QuotaExceeded
@@ -325,6 +328,11 @@ func coded(c Code) *Error {
 // writeError writes err as SPEC.md's JSON error body.
 func writeError(w http.ResponseWriter, err error) {
 	e := apiError(err)
+	if isBusy(e) {
+		w.Header().Set("Retry-After", strconv.Itoa(busyRetryAfter))
+		writeRaw(w, http.StatusServiceUnavailable, busyBody())
+		return
+	}
 	_, body := Body(e)
 	if e.RetryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfter))

@@ -98,7 +98,7 @@ func (s *Server) ingestEmail(w http.ResponseWriter, r *http.Request) {
 		return raw, nil
 	})
 	if errors.Is(err, pool.ErrBusy) {
-		s.fail(w, r, &Error{Code: Busy, Fields: map[string]any{"retryAfterSeconds": 5}, RetryAfter: 5})
+		s.fail(w, r, busyError())
 		return
 	}
 	if err != nil {

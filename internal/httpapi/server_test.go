@@ -255,6 +255,15 @@ func TestBusyWhenPoolFull(t *testing.T) {
 	if resp.Header.Get("Retry-After") != "5" || body["retryAfterSeconds"] != float64(5) {
 		t.Fatalf("retry %q %v", resp.Header.Get("Retry-After"), body)
 	}
+	// The body encoded once for every busy answer is the one the error
+	// table gives, and the anonymous refusal still tells its window.
+	_, want := Body(busyError())
+	if len(body) != len(want) || body["message"] != want["message"] {
+		t.Fatalf("busy body %v, want %v", body, want)
+	}
+	if resp.Header.Get("RateLimit-Limit") != "1000" || resp.Header.Get("RateLimit-Remaining") != "1000" {
+		t.Fatalf("RateLimit headers %v", resp.Header)
+	}
 }
 
 func TestOriginsAndCORS(t *testing.T) {
