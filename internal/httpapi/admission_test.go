@@ -234,3 +234,42 @@ func TestStoreOutageIs503(t *testing.T) {
 		t.Fatalf("log: %s", logs)
 	}
 }
+
+// heldUsage holds the recording of a use until released.
+type heldUsage struct {
+	metering.Store
+	entered, release chan struct{}
+}
+
+func (h *heldUsage) RecordUsage(ctx context.Context, u store.UsageRecord) error {
+	h.entered <- struct{}{}
+	<-h.release
+	return h.Store.RecordUsage(ctx, u)
+}
+
+// TestWorkerFreedWhenTheAnalysisEnds: the worker is given back once the
+// analysis is done, while the call is still being charged, so the next
+// analysis need not wait for the store.
+func TestWorkerFreedWhenTheAnalysisEnds(t *testing.T) {
+	hu := &heldUsage{entered: make(chan struct{}), release: make(chan struct{})}
+	e := newEnv(t, func(c *Config) {
+		c.Pool = pool.New(1, 0)
+		hu.Store = c.Meter.Store
+		c.Meter.Store = hu
+	})
+	done := make(chan int)
+	go func() {
+		_, rec, _ := direct(t, e, "/api/v1/inspect", nil, pdfBytes(t))
+		done <- rec.Code
+	}()
+	<-hu.entered
+	slot, err := e.srv.Config.Handler.(*Server).cfg.Pool.Reserve()
+	close(hu.release)
+	if err != nil {
+		t.Fatalf("the only worker is still held while the call is charged: %v", err)
+	}
+	slot.Release()
+	if code := <-done; code != 200 {
+		t.Fatalf("status %d", code)
+	}
+}

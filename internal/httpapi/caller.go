@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/doctrust/doctrust/internal/metering"
+	"github.com/doctrust/doctrust/internal/ratelimit"
 )
 
 // clientIP is the peer address, or with TRUSTED_PROXY_HOPS = n > 0 the
@@ -54,6 +55,8 @@ type reply struct {
 	// anonCounted: the anonymous call was counted in its window, so its
 	// headers need a read begun after the count.
 	anonCounted bool
+	// window: the anonymous window as this call's own count left it.
+	window *ratelimit.Window
 }
 
 // resolve identifies the caller; a presented key that does not resolve is
@@ -105,13 +108,22 @@ func (rp *reply) quotaHeaders() {
 // allowance (IETF draft-ietf-httpapi-ratelimit-headers, the
 // RateLimit-Limit / -Remaining / -Reset form; Reset in seconds).
 func (rp *reply) allowanceHeaders() {
-	read := rp.s.cfg.Meter.AnonWindowShared
-	if rp.anonCounted {
-		read = rp.s.cfg.Meter.AnonWindow
-	}
-	win, err := read(rp.r.Context(), rp.caller)
-	if err != nil {
-		return // the answer still goes out; only its headers are missing
+	var win ratelimit.Window
+	switch {
+	case rp.window != nil:
+		win = *rp.window
+	case rp.anonCounted:
+		w, err := rp.s.cfg.Meter.AnonWindow(rp.r.Context(), rp.caller)
+		if err != nil {
+			return // the answer still goes out; only its headers are missing
+		}
+		win = w
+	default:
+		w, err := rp.s.cfg.Meter.AnonWindowShared(rp.r.Context(), rp.caller)
+		if err != nil {
+			return
+		}
+		win = w
 	}
 	h := rp.w.Header()
 	h.Set("RateLimit-Limit", strconv.Itoa(win.Limit))

@@ -33,7 +33,7 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 		rp.error(err)
 		return
 	}
-	out, err := s.analyse(rp, adm, 2, func(ctx context.Context) (*outcome, error) {
+	out, err := s.analyse(rp, adm, func(ctx context.Context) (*outcome, error) {
 		body, _, err := s.cfg.Pipeline.Compare(ctx, original, candidate)
 		if err != nil {
 			return nil, err

@@ -73,7 +73,7 @@ func (s *Server) serveDocument(w http.ResponseWriter, r *http.Request, route str
 		rp.error(err)
 		return
 	}
-	out, err := s.analyse(rp, adm, 1, run)
+	out, err := s.analyse(rp, adm, run)
 	if err != nil {
 		rp.error(err)
 		return
@@ -89,12 +89,12 @@ func (s *Server) serveDocument(w http.ResponseWriter, r *http.Request, route str
 	rp.raw(http.StatusOK, out.body)
 }
 
-// analyse runs one analysis of docs documents for an admitted caller: the
+// analyse runs one analysis for an admitted caller: the
 // worker (the place was reserved by admit, so a refused call cost the
 // caller nothing), then the anonymous call is counted in its window (a
 // keyed call was checked by admit and is charged by the caller's Settle
 // once the result is a success), then the work under its deadline.
-func (s *Server) analyse(rp *reply, adm *admission, docs int, run work) (*outcome, error) {
+func (s *Server) analyse(rp *reply, adm *admission, run work) (*outcome, error) {
 	ctx := rp.r.Context()
 	// The request's own deadline (Lambda's, pulled in) running out before
 	// the work starts means the document's budget is spent.
@@ -112,7 +112,10 @@ func (s *Server) analyse(rp *reply, adm *admission, docs int, run work) (*outcom
 		// Set before the call: a count that reached the store but whose
 		// answer was lost still needs a fresh read for the headers.
 		rp.anonCounted = true
-		_, err := s.cfg.Meter.Admit(ctx, rp.caller, docs)
+		win, err := s.cfg.Meter.AdmitAnonymous(ctx, rp.caller)
+		if err == nil {
+			rp.window = &win
+		}
 		if errors.Is(err, context.DeadlineExceeded) {
 			return nil, timeout
 		}
@@ -125,7 +128,11 @@ func (s *Server) analyse(rp *reply, adm *admission, docs int, run work) (*outcom
 		}
 	}
 	// The engine's errors carry their SPEC.md code; the reply maps them
-	// through the status table like any other.
+	// through the status table like any other. The worker is given back
+	// as soon as the analysis ends, not after the charge and the answer:
+	// under overload the next analysis in the queue starts while this one
+	// is settled. The byte budget is still held until the answer is out.
+	defer adm.slot.Release()
 	return run(ctx)
 }
 

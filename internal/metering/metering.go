@@ -243,6 +243,14 @@ func (m *Meter) Admit(ctx context.Context, c Caller, docs int) (Status, error) {
 	return st, nil
 }
 
+// AdmitAnonymous is Admit for an anonymous caller: it counts the call in
+// its hourly window (*ratelimit.Exceeded when full) and returns the window
+// as the count left it, what the answer's RateLimit headers tell.
+func (m *Meter) AdmitAnonymous(ctx context.Context, c Caller) (ratelimit.Window, error) {
+	lim := ratelimit.Limiter{Store: m.Store, Now: m.now}
+	return lim.Take(ctx, m.AnonRule(), c.IP)
+}
+
 // Settle records a successful analysis. A keyed call is charged to the
 // monthly counter while it stays within quota plus buffer, else to the
 // credits; the charge and its usage row are one atomic write. A call that

@@ -75,12 +75,22 @@ func exceeded(now, end time.Time) *Exceeded {
 // Allow counts one event of subject under rule, or returns *Exceeded when
 // the window is full; a refused event is not counted.
 func (l *Limiter) Allow(ctx context.Context, rule Rule, subject string) error {
-	bucket, now, end := l.window(rule, subject)
-	_, err := l.Store.Hit(ctx, bucket, rule.Limit, end)
-	if errors.Is(err, store.ErrRefused) {
-		return exceeded(now, end)
-	}
+	_, err := l.Take(ctx, rule, subject)
 	return err
+}
+
+// Take is Allow that also returns the window as the count left it, so an
+// answer can tell it without reading the store again.
+func (l *Limiter) Take(ctx context.Context, rule Rule, subject string) (Window, error) {
+	bucket, now, end := l.window(rule, subject)
+	n, err := l.Store.Hit(ctx, bucket, rule.Limit, end)
+	if errors.Is(err, store.ErrRefused) {
+		return Window{}, exceeded(now, end)
+	}
+	if err != nil {
+		return Window{}, err
+	}
+	return Window{Limit: rule.Limit, Remaining: max(0, rule.Limit-n), Reset: end.Sub(now)}, nil
 }
 
 // Check returns *Exceeded when subject's window under rule is full,

@@ -62,3 +62,27 @@ func TestCheckDoesNotCount(t *testing.T) {
 		t.Fatalf("Check on a full window = %v", err)
 	}
 }
+
+// TestTakeTellsTheWindowItLeft: the window Take returns is the one a
+// read right after it sees, so an answer can skip that read.
+func TestTakeTellsTheWindowItLeft(t *testing.T) {
+	now := time.Date(2026, 11, 22, 10, 15, 0, 0, time.UTC)
+	s, err := sqlite.Open(filepath.Join(t.TempDir(), "db"), func() time.Time { return now })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	l := &ratelimit.Limiter{Store: s, Now: func() time.Time { return now }}
+	rule := ratelimit.Rule{Name: "anon", Limit: 3, Window: time.Hour}
+	for want := 2; want >= 0; want-- {
+		w, err := l.Take(t.Context(), rule, "203.0.113.1")
+		peek, perr := l.Peek(t.Context(), rule, "203.0.113.1")
+		if err != nil || perr != nil || w != peek || w.Remaining != want || w.Limit != 3 || w.Reset != 45*time.Minute {
+			t.Fatalf("Take %+v %v, Peek %+v %v; want %d left", w, err, peek, perr, want)
+		}
+	}
+	var ex *ratelimit.Exceeded
+	if _, err := l.Take(t.Context(), rule, "203.0.113.1"); !errors.As(err, &ex) {
+		t.Fatalf("past the limit: %v", err)
+	}
+}
