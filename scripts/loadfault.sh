@@ -10,7 +10,8 @@
 # Environment: WORKERS (2), QUEUE (16), UPLOADS (100), UPLOAD_MB (10),
 # PHASE (20 s per goodput phase), OVERLOAD (25), DISCONNECTS (20),
 # TRICKLES (4; each waits for the server's 30 s read deadline),
-# STORE_FAULT (unset). Run it on a quiet machine: the figures are the
+# STORE_FAULT (unset), BACKOFF (unset; set: a third goodput phase whose
+# overload clients wait each 503's Retry-After before sending again). Run it on a quiet machine: the figures are the
 # server's only when nothing else competes for its cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
