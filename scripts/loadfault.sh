@@ -11,7 +11,9 @@
 # PHASE (20 s per goodput phase), OVERLOAD (25), DISCONNECTS (20),
 # TRICKLES (4; each waits for the server's 30 s read deadline),
 # STORE_FAULT (unset), BACKOFF (unset; set: a third goodput phase whose
-# overload clients wait each 503's Retry-After before sending again). Run it on a quiet machine: the figures are the
+# overload clients wait each 503's Retry-After before sending again),
+# ONLY (unset; a comma list of memory, goodput, clients, hostile: those
+# phases alone, e.g. to repeat the goodput figure before and after a change). Run it on a quiet machine: the figures are the
 # server's only when nothing else competes for its cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
