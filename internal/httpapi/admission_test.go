@@ -273,3 +273,30 @@ func TestWorkerFreedWhenTheAnalysisEnds(t *testing.T) {
 		t.Fatalf("status %d", code)
 	}
 }
+
+// BenchmarkBusyRefusal is the server's side of one anonymous 503 busy,
+// the answer a client retrying at once gets thousands of times a second
+// under overload: `go test -bench BusyRefusal -benchmem ./internal/httpapi/`.
+func BenchmarkBusyRefusal(b *testing.B) {
+	e := newEnv(b, func(c *Config) { c.Pool = pool.New(1, 0) })
+	h := e.srv.Config.Handler
+	slot, err := h.(*Server).cfg.Pool.Reserve()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer slot.Release()
+	body := bytes.Repeat([]byte("%PDF-1.7\n"), 200)
+	b.ReportAllocs()
+	b.SetParallelism(25) // 50 clients on 2 cores, as make loadfault's overload
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			req := httptest.NewRequest("POST", "/api/v1/inspect?mode=triage", bytes.NewReader(body))
+			req.Header.Set("Content-Type", "application/pdf")
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != http.StatusServiceUnavailable {
+				b.Fatalf("status %d", rec.Code)
+			}
+		}
+	})
+}

@@ -48,7 +48,7 @@ type env struct {
 	outbox string // MAIL_OUTBOX
 }
 
-func newEnv(t *testing.T, mutate ...func(*Config)) *env {
+func newEnv(t testing.TB, mutate ...func(*Config)) *env {
 	t.Helper()
 	logs := &bytes.Buffer{}
 	p := pool.New(2, 4)
