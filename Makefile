@@ -57,10 +57,13 @@ template-lint: $(CFN_LINT)
 # a container, as a user's `sam build && sam deploy --guided` starts. A
 # dummy region and no credentials: neither command calls AWS. sam build
 # reuses Go's build cache, so after the template test only the links rerun.
+# cfn-lint is pinned beside it (the version aws-sam-cli resolved when this
+# was set), so `sam validate --lint` does not move with PyPI.
 SAM_CLI_VERSION := 1.170.0
+SAM_CFN_LINT_VERSION := 1.58.0
 SAM := .tools/sam/bin/sam
 $(SAM):
-	python3 -m pip install --quiet --disable-pip-version-check --target .tools/sam aws-sam-cli==$(SAM_CLI_VERSION)
+	python3 -m pip install --quiet --disable-pip-version-check --target .tools/sam aws-sam-cli==$(SAM_CLI_VERSION) cfn-lint==$(SAM_CFN_LINT_VERSION)
 	@test -x $@
 sam-check: $(SAM)
 	scripts/sam-check.sh
