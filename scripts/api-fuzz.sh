@@ -17,7 +17,7 @@ root=$PWD
 MAX_EXAMPLES=${MAX_EXAMPLES:-10}
 TIME_LIMIT=${TIME_LIMIT:-90}
 SEED=${SEED:-28}
-EXCLUDE_CHECKS=${EXCLUDE_CHECKS-missing_required_header,unsupported_method,positive_data_acceptance,negative_data_rejection}
+EXCLUDE_CHECKS=${EXCLUDE_CHECKS-missing_required_header,positive_data_acceptance,negative_data_rejection}
 
 work=$(mktemp -d)
 pid=""
