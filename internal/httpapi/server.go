@@ -124,8 +124,32 @@ func New(cfg Config) *Server {
 		MaxUploadMB: cfg.MaxUploadMB, MailOutbox: cfg.MailOutbox, Logger: cfg.Logger}).Register(s.mux)
 	s.ledgerRoutes()
 	s.baselineRoutes()
-	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { writeError(w, E(NotFound)) })
+	s.mux.HandleFunc("/", s.noRoute)
 	return s
+}
+
+// routeMethods are the methods probed for a 405's Allow list.
+var routeMethods = []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"}
+
+// noRoute answers what no route serves: 405 method_not_allowed with an
+// Allow list when the path is served under other methods (docs/api.md),
+// else 404. This catch-all matches every method, so ServeMux's own 405
+// never fires; it was found answering 404 to TRACE on /api/v1/inspect.
+func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) {
+	var allow []string
+	for _, m := range routeMethods {
+		probe := *r
+		probe.Method = m
+		if _, pattern := s.mux.Handler(&probe); pattern != "/" {
+			allow = append(allow, m)
+		}
+	}
+	if len(allow) == 0 {
+		writeError(w, E(NotFound))
+		return
+	}
+	w.Header().Set("Allow", strings.Join(allow, ", "))
+	writeError(w, E(MethodNotAllowed))
 }
 
 // bodyLimits are the routes whose body cap is not SmallBodyLimit: upload

@@ -290,6 +290,21 @@ func TestSmallBodyCapAndUnknownRoutes(t *testing.T) {
 	}
 	resp, body, _ = e.do(t, "GET", "/api/v1/nothing", nil, nil)
 	wantError(t, resp, body, 404, "not_found")
+	resp, body, _ = e.do(t, "TRACE", "/api/v1/nothing", nil, nil)
+	wantError(t, resp, body, 404, "not_found")
+	for _, c := range []struct{ method, path, allow string }{
+		{"TRACE", "/api/v1/inspect", "POST"},
+		{"GET", "/api/v1/inspect", "POST"},
+		{"DELETE", "/api/v1/health", "GET, HEAD"},
+		{"PUT", "/api/v1/baselines", "GET, HEAD, POST"},
+		{"GET", "/api/v1/baselines/acme", "DELETE"},
+	} {
+		resp, body, _ = e.do(t, c.method, c.path, nil, nil)
+		wantError(t, resp, body, 405, "method_not_allowed")
+		if got := resp.Header.Get("Allow"); got != c.allow {
+			t.Errorf("%s %s: Allow %q, want %q", c.method, c.path, got, c.allow)
+		}
+	}
 }
 
 // TestLogsHoldNoDocument: request logs carry method, route, status, size
