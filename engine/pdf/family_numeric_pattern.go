@@ -150,9 +150,12 @@ func (a *analysis) pageContent(p page) []byte {
 		if !ok {
 			continue
 		}
-		before := a.f.Budget.Used
-		d := a.decodeContent(st)
-		a.uncountedBytes += a.f.Budget.Used - before
+		d, ok := a.pageData[st]
+		if !ok {
+			before := a.f.Budget.Used
+			d = a.decodeContent(st)
+			a.uncountedBytes += a.f.Budget.Used - before
+		}
 		if len(data)+len(d) > maxPatternBytes {
 			return nil
 		}
