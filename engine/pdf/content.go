@@ -31,7 +31,7 @@ func (a *analysis) walkContent() {
 	src := a.paintSource(0)
 	decode := src.Decode
 	a.pageData = map[*cos.Stream][]byte{}
-	defer func() { a.pageData = nil }()
+	defer func() { a.pageData, a.pageBlocks = nil, nil }()
 	src.Decode = func(st *cos.Stream, content bool) []byte {
 		data := decode(st, content)
 		if content {
@@ -39,12 +39,14 @@ func (a *analysis) walkContent() {
 		}
 		return data
 	}
+	src.PageOp = func(op []byte, args []paint.Operand) { a.pageBlocks.op(op, args) }
 	in := paint.New(src)
 	for i, p := range a.pages {
 		if a.f.Err() != nil {
 			return
 		}
 		clear(a.pageData)
+		a.pageBlocks = newBlockScan()
 		pg := in.Page(p.dict.Get("Contents"), p.resources)
 		cp := &contentPage{number: i + 1, page: p, paint: pg, media: paint.RectOf(p.mediaBox)}
 		cp.crop = cp.media

@@ -57,6 +57,9 @@ type analysis struct {
 	// page being walked, so a later check of that page reads them without
 	// decoding them again.
 	pageData map[*cos.Stream][]byte
+	// pageBlocks holds the text objects of the page being walked, read
+	// from its operators as the interpreter ran them.
+	pageBlocks *blockScan
 }
 
 // Analyze opens a PDF and inspects it. header is the offset of "%PDF" (-1
