@@ -34,8 +34,8 @@ type textBlock struct {
 }
 
 // textPatternPage takes the page's text objects, read from its operators
-// as the walk's interpreter ran them (or, when the walk did not decode
-// every stream of the page, from a second scan of its content), and
+// as the walk's interpreter ran them (or, for a page of several content
+// streams, from a second scan of its content), and
 // matches their show operators with the runs the interpreter made.
 func (a *analysis) textPatternPage(cp *contentPage) {
 	f := &a.content.numeric
@@ -178,29 +178,38 @@ func (a *analysis) pageContent(p page) []byte {
 }
 
 // walkedContentSize returns the size pageContent would give the page's
-// content streams, and whether the walk's interpreter decoded every one
-// of them (so a.pageBlocks holds the page's text objects).
+// content, and whether a.pageBlocks holds what scanTextBlocks would find
+// in it: the page has one content stream and the walk's interpreter
+// decoded it. With several streams the interpreter reads each on its own
+// while the scan reads them joined, and the two differ where a stream
+// ends inside an operand (an array split between two streams, which
+// PDF allows), so such pages get the scan.
 func (a *analysis) walkedContentSize(p page) (size int, walked bool) {
 	c := p.dict.Get("Contents")
 	parts := []cos.Object{c}
 	if arr, ok := a.resolve(c).(cos.Array); ok {
 		parts = arr
 	}
+	var only *cos.Stream
 	for _, part := range parts {
-		st, ok := a.resolve(part).(*cos.Stream)
-		if !ok {
-			continue
+		if st, ok := a.resolve(part).(*cos.Stream); ok {
+			if only != nil {
+				return 0, false
+			}
+			only = st
 		}
-		d, ok := a.pageData[st]
-		if !ok {
-			return 0, false
-		}
-		if size+len(d) > maxPatternBytes {
-			return maxPatternBytes + 1, true
-		}
-		size += len(d) + 1
 	}
-	return size, true
+	if only == nil {
+		return 0, true
+	}
+	d, ok := a.pageData[only]
+	if !ok {
+		return 0, false
+	}
+	if len(d) > maxPatternBytes {
+		return maxPatternBytes + 1, true
+	}
+	return len(d) + 1, true
 }
 
 // scanTextBlocks splits content into text objects and names each one's
