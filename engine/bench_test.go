@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/doctrust/doctrust/engine"
@@ -142,11 +143,27 @@ func BenchmarkInspectOffice(b *testing.B) { benchInspect(b, false, "office") }
 
 func BenchmarkInspectImages(b *testing.B) { benchInspect(b, false, "image") }
 
+// BenchmarkInspectCorpusPDFs sweeps every file named *.pdf in the corpus,
+// pdf-hostile included: the set scripts/bench-batch.sh gives `doctrust
+// inspect -`, in one goroutine, so a CPU profile shows the batch's costs.
+func BenchmarkInspectCorpusPDFs(b *testing.B) {
+	var pdfs []benchFile
+	for _, f := range benchLoad(b) {
+		if strings.HasSuffix(f.rel, ".pdf") {
+			pdfs = append(pdfs, f)
+		}
+	}
+	benchInspectFiles(b, false, pdfs)
+}
+
 // benchInspect runs engine.Inspect over every file of the categories.
 // Refusals (ErrUnreadable) and other errors are counted per sweep, as is the
 // decompressed volume (summary.cost.expandedBytes) of the reports.
 func benchInspect(b *testing.B, triage bool, categories ...string) {
-	files := benchLoad(b, categories...)
+	benchInspectFiles(b, triage, benchLoad(b, categories...))
+}
+
+func benchInspectFiles(b *testing.B, triage bool, files []benchFile) {
 	total := benchTotalBytes(files)
 	ctx := context.Background()
 	opt := engine.Options{Triage: triage}

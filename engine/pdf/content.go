@@ -28,11 +28,25 @@ type contentPage struct {
 // per-page checks of the content families, which keep only small
 // accumulators so memory does not grow with the page count.
 func (a *analysis) walkContent() {
-	in := paint.New(a.paintSource(0))
+	src := a.paintSource(0)
+	decode := src.Decode
+	a.pageData = map[*cos.Stream][]byte{}
+	defer func() { a.pageData, a.pageBlocks = nil, nil }()
+	src.Decode = func(st *cos.Stream, content bool) []byte {
+		data := decode(st, content)
+		if content {
+			a.pageData[st] = data
+		}
+		return data
+	}
+	src.PageOp = func(op []byte, args []paint.Operand) { a.pageBlocks.op(op, args) }
+	in := paint.New(src)
 	for i, p := range a.pages {
 		if a.f.Err() != nil {
 			return
 		}
+		clear(a.pageData)
+		a.pageBlocks = newBlockScan()
 		pg := in.Page(p.dict.Get("Contents"), p.resources)
 		cp := &contentPage{number: i + 1, page: p, paint: pg, media: paint.RectOf(p.mediaBox)}
 		cp.crop = cp.media

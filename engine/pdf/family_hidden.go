@@ -153,7 +153,8 @@ func transparent(r *paint.TextRun) bool {
 // nothing when hidden: court filings print such labels in the colour of
 // the redaction box (x-ray's harmless words, redactedText).
 func inBackground(r *paint.TextRun, cp *contentPage, drops []backdrop, colors []paint.Color, confirms *int) bool {
-	if !redactedText(r.Text) || !sameAsBackdrop(r, drops, colors) {
+	// The colour test goes first: it is cheaper and rules out almost every run.
+	if !sameAsBackdrop(r, drops, colors) || !redactedText(r.Text) {
 		return false
 	}
 	if *confirms >= maxBackgroundConfirms {

@@ -1,7 +1,6 @@
 package pdf
 
 import (
-	"sort"
 	"strings"
 
 	"github.com/doctrust/doctrust/engine/pdf/cos"
@@ -23,7 +22,7 @@ const (
 	patternDominance = 0.7
 	patternMinOther  = 2
 	patternMaxOdd    = 3
-	maxPatternPages  = 50      // pages whose content is read again
+	maxPatternPages  = 50      // pages whose text objects are judged
 	maxPatternBytes  = 1 << 20 // decoded content bytes per page
 	maxPatternBlocks = 20000   // text objects per page
 )
@@ -34,8 +33,10 @@ type textBlock struct {
 	runs    []int // indices of the paint runs its show operators made
 }
 
-// textPatternPage reads the page's content again, operator by operator,
-// and matches its show operators with the runs the interpreter made.
+// textPatternPage takes the page's text objects, read from its operators
+// as the walk's interpreter ran them (or, for a page of several content
+// streams, from a second scan of its content), and
+// matches their show operators with the runs the interpreter made.
 func (a *analysis) textPatternPage(cp *contentPage) {
 	f := &a.content.numeric
 	if f.patternPages >= maxPatternPages || cp.paint.Truncated {
@@ -57,11 +58,22 @@ func (a *analysis) textPatternPage(cp *contentPage) {
 		return
 	}
 	f.patternPages++
-	data := a.pageContent(cp.page)
-	if len(data) == 0 {
-		return
+	var blocks []textBlock
+	var shows int
+	ok := true
+	if size, walked := a.walkedContentSize(cp.page); walked {
+		// The walk's interpreter fed the page's operators to a.pageBlocks.
+		if size == 0 || size > maxPatternBytes {
+			return
+		}
+		blocks, shows, ok = a.pageBlocks.blocks, a.pageBlocks.shows, a.pageBlocks.ok
+	} else {
+		data := a.pageContent(cp.page)
+		if len(data) == 0 {
+			return
+		}
+		blocks, shows, ok = scanTextBlocks(data)
 	}
-	blocks, shows, ok := scanTextBlocks(data)
 	if !ok || shows != len(runs) {
 		return // a show the interpreter skipped: the mapping is lost
 	}
@@ -150,9 +162,12 @@ func (a *analysis) pageContent(p page) []byte {
 		if !ok {
 			continue
 		}
-		before := a.f.Budget.Used
-		d := a.decodeContent(st)
-		a.uncountedBytes += a.f.Budget.Used - before
+		d, ok := a.pageData[st]
+		if !ok {
+			before := a.f.Budget.Used
+			d = a.decodeContent(st)
+			a.uncountedBytes += a.f.Budget.Used - before
+		}
 		if len(data)+len(d) > maxPatternBytes {
 			return nil
 		}
@@ -162,60 +177,112 @@ func (a *analysis) pageContent(p page) []byte {
 	return data
 }
 
+// walkedContentSize returns the size pageContent would give the page's
+// content, and whether a.pageBlocks holds what scanTextBlocks would find
+// in it: the page has one content stream and the walk's interpreter
+// decoded it. With several streams the interpreter reads each on its own
+// while the scan reads them joined, and the two differ where a stream
+// ends inside an operand (an array split between two streams, which
+// PDF allows), so such pages get the scan.
+func (a *analysis) walkedContentSize(p page) (size int, walked bool) {
+	c := p.dict.Get("Contents")
+	parts := []cos.Object{c}
+	if arr, ok := a.resolve(c).(cos.Array); ok {
+		parts = arr
+	}
+	var only *cos.Stream
+	for _, part := range parts {
+		if st, ok := a.resolve(part).(*cos.Stream); ok {
+			if only != nil {
+				return 0, false
+			}
+			only = st
+		}
+	}
+	if only == nil {
+		return 0, true
+	}
+	d, ok := a.pageData[only]
+	if !ok {
+		return 0, false
+	}
+	if len(d) > maxPatternBytes {
+		return maxPatternBytes + 1, true
+	}
+	return len(d) + 1, true
+}
+
 // scanTextBlocks splits content into text objects and names each one's
 // pattern; shows counts the show operators that make a run (a font set,
 // at least one byte to show), numbered in order into the blocks' runs.
 func scanTextBlocks(data []byte) (blocks []textBlock, shows int, ok bool) {
 	var sc paint.Scanner
-	ok = true
-	in := false
-	font := false
-	prev := ""
-	var ops map[string]bool
-	var cur textBlock
-	sc.Scan(data, paint.MaxOperands, func(opb []byte, args []paint.Operand) bool {
-		op := string(opb)
-		switch op {
-		case "BT":
-			in = true
-			ops = map[string]bool{}
-			if prev == "q" {
-				ops["q"] = true
-			}
-			cur = textBlock{}
-		case "ET":
-			if in {
-				cur.pattern = patternOf(ops)
-				blocks = append(blocks, cur)
-				if len(blocks) > maxPatternBlocks {
-					ok = false
-					return false
-				}
-			}
-			in = false
-		case "Tf":
-			font = true
-		case "Td", "TD", "Tm", "T*":
-			if in {
-				ops[op] = true
-			}
-		case "Tj", "'", "\"", "TJ":
-			if !in {
-				break
-			}
-			// TJ with or without adjustments is one habit: kerning follows
-			// the letters shown, not the writer.
-			n := showBytes(op, args)
-			ops[op] = true
-			if font && n > 0 {
-				cur.runs = append(cur.runs, shows)
-				shows++
+	bs := newBlockScan()
+	sc.Scan(data, paint.MaxOperands, bs.op)
+	return bs.blocks, bs.shows, bs.ok
+}
+
+// blockScan is scanTextBlocks' state, fed one operator at a time: by a
+// scan of the content or by the walk's interpreter (paint.Source.PageOp).
+type blockScan struct {
+	blocks []textBlock
+	shows  int
+	ok     bool
+	in     bool
+	font   bool
+	prev   string
+	ops    uint16 // bits of patternOps seen in the current text object
+	cur    textBlock
+}
+
+func newBlockScan() *blockScan { return &blockScan{ok: true} }
+
+// op takes the next operator; false once the page holds too many text
+// objects to judge.
+func (b *blockScan) op(opb []byte, args []paint.Operand) bool {
+	if !b.ok {
+		return false
+	}
+	op := string(opb)
+	switch op {
+	case "BT":
+		b.in = true
+		b.ops = 0
+		if b.prev == "q" {
+			b.ops = patternBit("q")
+		}
+		b.cur = textBlock{}
+	case "ET":
+		if b.in {
+			b.cur.pattern = patternOf(b.ops)
+			b.blocks = append(b.blocks, b.cur)
+			if len(b.blocks) > maxPatternBlocks {
+				b.ok = false
+				return false
 			}
 		}
-		prev = op
-		return true
-	})
-	return blocks, shows, ok
+		b.in = false
+	case "Tf":
+		b.font = true
+	case "Td", "TD", "Tm", "T*":
+		if b.in {
+			b.ops |= patternBit(op)
+		}
+	case "Tj", "'", "\"", "TJ":
+		if !b.in {
+			break
+		}
+		// TJ with or without adjustments is one habit: kerning follows
+		// the letters shown, not the writer.
+		n := showBytes(op, args)
+		b.ops |= patternBit(op)
+		if b.font && n > 0 {
+			b.cur.runs = append(b.cur.runs, b.shows)
+			b.shows++
+		}
+	}
+	b.prev = op
+	return true
 }
 
 // showBytes counts the bytes a show operator shows.
@@ -241,11 +308,26 @@ func showBytes(op string, args []paint.Operand) (n int) {
 	return n
 }
 
-func patternOf(ops map[string]bool) string {
-	names := make([]string, 0, len(ops))
-	for k := range ops {
-		names = append(names, k)
+func patternOf(ops uint16) string {
+	var names []string
+	for i, name := range patternOps {
+		if ops&(1<<i) != 0 {
+			names = append(names, name)
+		}
 	}
-	sort.Strings(names)
 	return strings.Join(names, " ")
+}
+
+// patternOps are the operators a text object's pattern names, in byte
+// order (the order the pattern lists them).
+var patternOps = [...]string{`"`, "'", "T*", "TD", "TJ", "Td", "Tj", "Tm", "q"}
+
+// patternBit is op's bit in a set of patternOps.
+func patternBit(op string) uint16 {
+	for i, name := range patternOps {
+		if name == op {
+			return 1 << i
+		}
+	}
+	return 0
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/doctrust/doctrust/engine/pdf/cos"
 	"github.com/doctrust/doctrust/engine/pdf/paint"
@@ -213,8 +214,8 @@ const hatchWidth = 2.0
 // redactedText is x-ray's filter_redactions_by_text: true when the text
 // under a box is a real leak.
 func redactedText(s string) bool {
-	rs := []rune(s)
-	if len(rs) > 1 && strings.Count(s, string(rs[0])) == len(rs) {
+	first, _ := utf8.DecodeRuneInString(s)
+	if n := utf8.RuneCountInString(s); n > 1 && strings.Count(s, string(first)) == n {
 		return false // one repeated character, such as XXXX
 	}
 	if strings.TrimSpace(s) == "" || !strings.ContainsFunc(s, func(r rune) bool {
@@ -222,13 +223,13 @@ func redactedText(s string) bool {
 	}) {
 		return false
 	}
-	return !onlyMatches(xrayOKWords(), strings.Join(strings.Fields(s), " "))
+	return !onlyMatches(xrayOKWords(), xrayOKWordsChars, strings.Join(strings.Fields(s), " "))
 }
 
 // allDates is x-ray's check_if_all_dates.
 func allDates(texts []string) bool {
 	for _, t := range texts {
-		if !onlyMatches(xrayDate(), t) {
+		if !onlyMatches(xrayDate(), xrayDateChars, t) {
 			return false
 		}
 	}
@@ -247,9 +248,23 @@ var (
 	})
 )
 
+// The ASCII characters a match of each expression can hold, both cases
+// where the expression ignores case.
+const (
+	xrayOKWordsChars = " abcdefgilmnoprtuvyABCDEFGILMNOPRTUVY"
+	xrayDateChars    = "0123456789/-"
+)
+
 // onlyMatches reports whether deleting every match of re from s leaves
-// nothing.
-func onlyMatches(re *regexp.Regexp, s string) bool {
+// nothing. chars lists the ASCII characters a match can hold: a text with
+// another ASCII character keeps it, which spares running the expression on
+// almost every text run of a page (other characters go to the expression).
+func onlyMatches(re *regexp.Regexp, chars, s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < utf8.RuneSelf && strings.IndexByte(chars, c) < 0 {
+			return false
+		}
+	}
 	return re.ReplaceAllString(s, "") == ""
 }
 

@@ -53,6 +53,13 @@ type analysis struct {
 	// summary.cost.
 	uncountedBytes int64
 	faults         []string
+	// pageData holds the content streams the interpreter decoded for the
+	// page being walked, so a later check of that page reads them without
+	// decoding them again.
+	pageData map[*cos.Stream][]byte
+	// pageBlocks holds the text objects of the page being walked, read
+	// from its operators as the interpreter ran them.
+	pageBlocks *blockScan
 }
 
 // Analyze opens a PDF and inspects it. header is the offset of "%PDF" (-1

@@ -118,6 +118,9 @@ func (r *run) exec(data []byte, fr frame) {
 			r.stopped = true
 			return false
 		}
+		if fr.depth == 0 && r.in.src.PageOp != nil {
+			r.in.src.PageOp(op, args)
+		}
 		r.op(string(op), args, fr)
 		return !r.stopped
 	})

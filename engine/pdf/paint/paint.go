@@ -43,6 +43,11 @@ type Source struct {
 	Origin func(num int) int
 	// Stop reports that the deadline passed; the walk ends early.
 	Stop func() bool
+	// PageOp, when set, sees every operator of a page's own content
+	// streams (not of the forms they run), in order, with its operands, as
+	// the interpreter reads them: a check that needs the page's operators
+	// does not tokenize the content a second time.
+	PageOp func(op []byte, args []Operand)
 }
 
 func (s Source) origin(num int) int {
