@@ -73,21 +73,30 @@ func (a *analysis) externalLinks() *report.Finding {
 	if n := len(a.pkg.Matching("xl/externallinks/externallink", ".xml")); n > 0 && counts["external-workbook"] == 0 {
 		counts["external-workbook"] += n
 	}
-	significant := 0
-	for k, n := range counts {
-		if k != "hyperlink" {
-			significant += n
-		}
-	}
-	if significant == 0 {
-		return nil
-	}
 	sort.SliceStable(links, func(i, j int) bool {
 		if links[i].Kind != links[j].Kind {
 			return links[i].Kind < links[j].Kind
 		}
 		return links[i].Host < links[j].Host
 	})
+	return linkFinding(counts, links)
+}
+
+// linkFinding builds office-external-links from counts per kind, for every
+// Office format: DDE, a remote template and OLE links are high, other remote
+// content medium; hyperlinks alone never fire.
+func linkFinding(counts map[string]int, links []linkEntry) *report.Finding {
+	total := 0
+	for k, n := range counts {
+		if n == 0 {
+			delete(counts, k)
+		}
+		total += n
+	}
+	significant := total - counts["hyperlink"]
+	if significant == 0 {
+		return nil
+	}
 	kinds := make(map[string]any, len(counts))
 	for _, k := range sortedKeys(counts) {
 		kinds[k] = counts[k]
@@ -95,10 +104,6 @@ func (a *analysis) externalLinks() *report.Finding {
 	ev := map[string]any{"kinds": kinds}
 	report.Capped(ev, "links", links)
 	f := &report.Finding{Family: report.FamilyOfficeExternalLinks, Evidence: ev}
-	total := 0
-	for _, n := range counts {
-		total += n
-	}
 	switch {
 	case counts["dde"] > 0:
 		f.Severity = report.High

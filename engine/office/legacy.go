@@ -273,47 +273,6 @@ func (l *legacy) externalLinks() *report.Finding {
 	return linkFinding(counts, links)
 }
 
-// linkFinding builds office-external-links from counts per kind, with the
-// OOXML family's severity order.
-func linkFinding(counts map[string]int, links []linkEntry) *report.Finding {
-	total := 0
-	for k, n := range counts {
-		if n == 0 {
-			delete(counts, k)
-		}
-		total += n
-	}
-	significant := total - counts["hyperlink"]
-	if significant == 0 {
-		return nil
-	}
-	kinds := make(map[string]any, len(counts))
-	for _, k := range sortedKeys(counts) {
-		kinds[k] = counts[k]
-	}
-	ev := map[string]any{"kinds": kinds}
-	if links == nil {
-		links = []linkEntry{}
-	}
-	report.Capped(ev, "links", links)
-	f := &report.Finding{Family: report.FamilyOfficeExternalLinks, Evidence: ev}
-	switch {
-	case counts["dde"] > 0:
-		f.Severity = report.High
-		f.Message = report.Msg("office-external-links.dde", "count", counts["dde"], "total", total)
-	case counts["remote-template"] > 0:
-		f.Severity = report.High
-		f.Message = report.Msg("office-external-links.remote-template", "count", counts["remote-template"], "total", total)
-	case counts["ole-link"] > 0:
-		f.Severity = report.High
-		f.Message = report.Msg("office-external-links.ole-link", "count", counts["ole-link"], "total", total)
-	default:
-		f.Severity = report.Medium
-		f.Message = report.Msg("office-external-links.remote-content", "count", significant, "total", total)
-	}
-	return f
-}
-
 // embeddedObjects reports the embedded OLE objects and the files packaged
 // in them; a packaged file with a program's extension is high.
 func (l *legacy) embeddedObjects() *report.Finding {
