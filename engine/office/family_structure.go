@@ -29,8 +29,9 @@ func knownPart(name string) bool {
 // structure is the always-present office-structure-anomalies signal. With no
 // anomaly it is an info signal saying what was walked; either way it carries
 // the blind-spot note, which is the documented fixed place of the SPEC.md
-// item 7 disclosure.
-func (a *analysis) structure() report.Finding {
+// item 7 disclosure. opc runs the Open Packaging checks (content types,
+// relationships, folders), which an OpenDocument package has no part of.
+func (a *analysis) structure(opc bool) report.Finding {
 	z := &a.pkg.Zip
 	ev := map[string]any{"partCount": len(a.pkg.Parts), "expandedBytes": a.pkg.Expanded}
 	var vs []report.Variant
@@ -41,7 +42,7 @@ func (a *analysis) structure() report.Finding {
 	}
 
 	a.packageChecks(ev, add)
-	if !z.OpenFailed && len(a.pkg.Parts) > 0 {
+	if opc && !z.OpenFailed && len(a.pkg.Parts) > 0 {
 		a.opcChecks(ev, add)
 	}
 	a.malformedCheck(ev, add)

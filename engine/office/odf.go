@@ -61,7 +61,7 @@ func AnalyzeODF(ctx context.Context, data []byte, format sniff.Format, opt Optio
 			r.Add(*f)
 		}
 	}
-	r.Add(a.odfStructure())
+	r.Add(a.structure(false))
 	r.Summary.Cost.ExpandedBytes = a.pkg.Expanded
 	r.Finish()
 	return r, nil
@@ -473,32 +473,4 @@ func (a *analysis) fillODFBlocks(r *report.Report, s *odfScan) {
 	fillPropertyBlocks(r, &a.props, a.format, &parts, len(s.basicModules)+len(s.scripts) > 0)
 	d := &r.Document
 	d.Signed = a.pkg.Lookup("META-INF/documentsignatures.xml") != nil
-}
-
-// odfStructure is the always-present structure signal of an ODF package:
-// the ZIP checks, the XML parts read in part, and the blind-spot note.
-func (a *analysis) odfStructure() report.Finding {
-	ev := map[string]any{"partCount": len(a.pkg.Parts), "expandedBytes": a.pkg.Expanded}
-	var vs []report.Variant
-	var codes []string
-	add := func(code string, s report.Severity, m report.Message) {
-		codes = append(codes, code)
-		vs = append(vs, report.Variant{Severity: s, Message: m})
-	}
-	a.packageChecks(ev, add)
-	a.malformedCheck(ev, add)
-	if len(vs) == 0 {
-		add("package-walked", report.Info, report.Msg("office-structure-anomalies.package-walked", "parts", len(a.pkg.Parts), "format", report.Kind(a.format)))
-	}
-	f := report.Compose(report.FamilyOfficeStructureAnomalies, vs, ev)
-	ev["code"] = codes[0]
-	for i, v := range vs {
-		if v.Message.Code == f.Message.Code {
-			ev["code"] = codes[i]
-			break
-		}
-	}
-	ev["anomalies"] = codes
-	f.Notes = append(f.Notes, report.Msg("office-structure-anomalies.blind-spot"))
-	return *f
 }

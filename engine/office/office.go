@@ -63,7 +63,7 @@ func Analyze(ctx context.Context, data []byte, format sniff.Format, opt Options)
 	}
 	// The structure family runs last: it reports on every limit the other
 	// walks hit, and it always carries the blind-spot disclosure.
-	r.Add(a.structure())
+	r.Add(a.structure(true))
 	r.Summary.Cost.ExpandedBytes = a.pkg.Expanded
 	r.Finish()
 	return r, nil
