@@ -265,7 +265,7 @@ func (a *analysis) plainTextFont(fn *paint.Font) bool {
 // Arial-BoldMT and ArialMT, TimesNewRomanPS-BoldMT and TimesNewRomanPSMT,
 // Courier-Bold and Courier each compare equal.
 func fontFamily(name string) string {
-	if n, ok := stripSubsetTag(name); ok {
+	if n, ok := paint.StripSubsetTag(name); ok {
 		name = n
 	}
 	if i := strings.IndexAny(name, "-,"); i > 0 {
@@ -277,17 +277,4 @@ func fontFamily(name string) string {
 	}
 	name = strings.TrimSuffix(name, "ps")
 	return name
-}
-
-// stripSubsetTag removes a six-capital "ABCDEF+" prefix.
-func stripSubsetTag(s string) (string, bool) {
-	if len(s) < 8 || s[6] != '+' {
-		return s, false
-	}
-	for i := range 6 {
-		if s[i] < 'A' || s[i] > 'Z' {
-			return s, false
-		}
-	}
-	return s[7:], true
 }

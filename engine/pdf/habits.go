@@ -388,7 +388,7 @@ func (a *analysis) idHabit() string {
 func subsetHabit(fonts []string) string {
 	tags, counting := 0, 0
 	for _, f := range fonts {
-		if _, ok := stripSubsetTag(f); !ok {
+		if _, ok := paint.StripSubsetTag(f); !ok {
 			continue
 		}
 		tags++

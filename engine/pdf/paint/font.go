@@ -59,19 +59,21 @@ func (f *Font) Type3() bool { return f.Subtype == "Type3" }
 
 // Subset reports a base font name with a subset tag ("ABCDEF+Name").
 func (f *Font) Subset() bool {
-	_, ok := subsetTag(f.BaseFont)
+	_, ok := StripSubsetTag(f.BaseFont)
 	return ok
 }
 
 // Family is the base font name without its subset tag.
 func (f *Font) Family() string {
-	if name, ok := subsetTag(f.BaseFont); ok {
+	if name, ok := StripSubsetTag(f.BaseFont); ok {
 		return name
 	}
 	return f.BaseFont
 }
 
-func subsetTag(s string) (string, bool) {
+// StripSubsetTag removes a subset's six-capital "ABCDEF+" tag from a base
+// font name and says whether there was one.
+func StripSubsetTag(s string) (string, bool) {
 	if len(s) < 8 || s[6] != '+' {
 		return s, false
 	}
