@@ -50,15 +50,7 @@ func (a *analysis) structure(opc bool) report.Finding {
 	if len(vs) == 0 {
 		add("package-walked", report.Info, report.Msg("office-structure-anomalies.package-walked", "parts", len(a.pkg.Parts), "format", report.Kind(a.format)))
 	}
-	f := report.Compose(report.FamilyOfficeStructureAnomalies, vs, ev)
-	ev["code"] = codes[0]
-	for i, v := range vs {
-		if v.Message.Code == f.Message.Code {
-			ev["code"] = codes[i]
-			break
-		}
-	}
-	ev["anomalies"] = codes
+	f := composeStructure(vs, codes, ev)
 	f.Notes = append(f.Notes, report.Msg("office-structure-anomalies.blind-spot"))
 	return *f
 }
@@ -188,4 +180,20 @@ func dedupe(in []string) []string {
 		m[s] = true
 	}
 	return sortedKeys(m)
+}
+
+// composeStructure makes the office-structure-anomalies finding of every
+// Office format from its variants and their codes: the most severe variant
+// is the message, evidence.code names it and evidence.anomalies lists all.
+func composeStructure(vs []report.Variant, codes []string, ev map[string]any) *report.Finding {
+	f := report.Compose(report.FamilyOfficeStructureAnomalies, vs, ev)
+	ev["code"] = codes[0]
+	for i, v := range vs {
+		if v.Message.Code == f.Message.Code {
+			ev["code"] = codes[i]
+			break
+		}
+	}
+	ev["anomalies"] = codes
+	return f
 }

@@ -372,15 +372,7 @@ func (l *legacy) structure() report.Finding {
 	if len(vs) == 0 {
 		add("compound-walked", report.Info, report.Msg("office-structure-anomalies.compound-walked", "streams", streams, "format", report.Kind(l.format)))
 	}
-	f := report.Compose(report.FamilyOfficeStructureAnomalies, vs, ev)
-	ev["code"] = codes[0]
-	for i, v := range vs {
-		if v.Message.Code == f.Message.Code {
-			ev["code"] = codes[i]
-			break
-		}
-	}
-	ev["anomalies"] = codes
+	f := composeStructure(vs, codes, ev)
 	if l.defaultPassword {
 		ev["defaultPassword"] = true
 		f.Notes = append(f.Notes, report.Msg("office-structure-anomalies.default-password"))
