@@ -126,7 +126,7 @@ func (d *Document) readDocument() (xmpBytes int64) {
 			doc.Pages = int(n)
 		}
 	}
-	if d.sealed() {
+	if d.f.Sealed() {
 		// Info strings and the XMP stream are encrypted: nothing textual
 		// can be read without the password.
 		return 0
@@ -141,10 +141,6 @@ func (d *Document) readDocument() (xmpBytes int64) {
 	doc.ModDate = d.isoDate("ModDate", "ModifyDate")
 	return xmpBytes
 }
-
-// sealed reports an encrypted file the empty password did not open:
-// its strings and streams are ciphertext.
-func (d *Document) sealed() bool { return d.f.Encrypted && !d.f.Opened() }
 
 func firstNonEmpty(vals ...string) string {
 	for _, v := range vals {

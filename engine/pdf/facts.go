@@ -121,7 +121,7 @@ func (a *analysis) readFacts(fx *Facts) {
 func (a *analysis) infoEntry(key string, v cos.Object) InfoEntry {
 	s, isString := v.(cos.String)
 	switch {
-	case isString && a.sealed():
+	case isString && a.f.Sealed():
 		return InfoEntry{Key: key, Value: "(encrypted)"}
 	case isString:
 		text := cos.DecodeText(s.Bytes)

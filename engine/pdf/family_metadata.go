@@ -21,7 +21,7 @@ const (
 // checks date order and future dates, reads the XMP editing history, and
 // compares the metadata of every revision (history.go).
 func (a *analysis) metadataInconsistency() *report.Finding {
-	if a.sealed() {
+	if a.f.Sealed() {
 		return nil
 	}
 	type finding struct {

@@ -37,7 +37,7 @@ func (a *analysis) structureWarnings() *report.Finding {
 	switch {
 	case a.catalog == nil && noObjects:
 		add("unparseable", report.Medium)
-	case a.catalog == nil && !a.sealed():
+	case a.catalog == nil && !a.f.Sealed():
 		// An encrypted file's catalogue inside an encrypted object stream
 		// is unreadable, not missing: the encrypted code already says so.
 		add("catalog-missing", report.Medium)

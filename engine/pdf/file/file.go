@@ -176,6 +176,10 @@ func Open(ctx context.Context, data []byte, header int, budget *filters.Budget) 
 // are read deciphered.
 func (f *File) Opened() bool { return f.crypt != nil }
 
+// Sealed reports an encrypted file the empty password did not open: its
+// strings and streams are ciphertext.
+func (f *File) Sealed() bool { return f.Encrypted && f.crypt == nil }
+
 // rootEncryptedInStream reports a catalogue stored in an object stream of an
 // encrypted file that could not be opened. Such a stream is encrypted, so
 // the catalogue cannot be read, but the chain naming it is intact:

@@ -177,7 +177,7 @@ func (a *analysis) signatureEvidence(s *signature, contentAfter bool) map[string
 	a.untrusted(e, "subFilter", string(s.dict.Name("SubFilter")))
 	a.untrusted(e, "reason", cos.Text(a.resolve(s.dict.Get("Reason"))))
 	a.untrusted(e, "location", cos.Text(a.resolve(s.dict.Get("Location"))))
-	if d, ok := cos.ParseDate(cos.Text(a.resolve(s.dict.Get("M")))); ok && !a.sealed() {
+	if d, ok := cos.ParseDate(cos.Text(a.resolve(s.dict.Get("M")))); ok && !a.f.Sealed() {
 		e["signingTime"] = d.ISO()
 	}
 	return e
@@ -187,7 +187,7 @@ func (a *analysis) signatureEvidence(s *signature, contentAfter bool) map[string
 // encrypted file the empty password did not open has ciphertext strings,
 // which are left out.
 func (a *analysis) untrusted(ev map[string]any, key, s string) {
-	if s == "" || (a.sealed() && key != "subFilter") {
+	if s == "" || (a.f.Sealed() && key != "subFilter") {
 		return
 	}
 	if v := report.Untrusted(s); v != "" {

@@ -128,7 +128,3 @@ func Assessments() []string {
 func ModificationLevels() []string {
 	return append([]string{levelUnknown}, modificationLevels...)
 }
-
-// sealed reports an encrypted file the empty password did not open: its
-// strings and streams are ciphertext.
-func (a *analysis) sealed() bool { return a.f.Encrypted && !a.f.Opened() }
