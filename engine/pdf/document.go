@@ -118,7 +118,7 @@ func (d *Document) readDocument() (xmpBytes int64) {
 	d.pages = pages
 	d.pageTreeDamaged = damaged
 	doc.Pages = len(pages)
-	if damaged && f.Encrypted && !f.Opened() {
+	if damaged && f.Sealed() {
 		// Page-tree nodes inside encrypted object streams are unreadable,
 		// not damaged: fall back to the root's own count.
 		d.pageTreeDamaged = false
@@ -126,7 +126,7 @@ func (d *Document) readDocument() (xmpBytes int64) {
 			doc.Pages = int(n)
 		}
 	}
-	if d.f.Sealed() {
+	if f.Sealed() {
 		// Info strings and the XMP stream are encrypted: nothing textual
 		// can be read without the password.
 		return 0
