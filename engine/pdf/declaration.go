@@ -8,9 +8,10 @@ import "github.com/doctrust/doctrust/engine/report"
 // beside the analyser it names. familygen (go generate ./engine/pdf) derives
 // the rest from the declarations: the report.Family... constant, the
 // catalogue row and the English texts (engine/report/families_pdf_gen.go),
-// and the run list (runlist_gen.go). TestGeneratedFromDeclarations fails
-// while a generated file lags its declarations, and
-// TestDeclaredSeverities holds the analysers to the severities declared.
+// and the run list (runlist_gen.go). familygen's TestGeneratedUpToDate
+// fails while a generated file lags its declarations; TestDeclaredSeverities
+// and TestDeclaredEvidence hold the analysers to what is declared, and
+// TestEvidenceDocumented holds docs/families.md to it.
 type declaration struct {
 	// id is the family's id: the one place it is quoted. Code names the
 	// family by the generated constant (hidden-text is
@@ -26,7 +27,13 @@ type declaration struct {
 	// skipped on an encrypted document; triageSuppressed ones need the
 	// per-page content walk and are skipped in triage mode.
 	contentDependent, triageSuppressed bool
-	variants                           []variant
+	// evidence names the top-level keys the family's evidence may carry
+	// (SPEC.md: additive, none promised present). "x[]" is a capped list:
+	// x, xTotal and xTruncated (report.Capped). The keys package report
+	// adds to any family (corroboration when scoring, payloadRedacted when
+	// redacting) are not repeated.
+	evidence []string
+	variants []variant
 }
 
 // variant is one message or note code of a family: code is the part after

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/doctrust/doctrust/engine/report"
+	"github.com/doctrust/doctrust/internal/corpustest"
 )
 
 // TestDeclarationsAreTheCatalogue: the catalogue rows and English texts the
@@ -131,28 +132,42 @@ func TestDeclaredSeverities(t *testing.T) {
 		t.Fatalf("%d PDF signals in the golden file: expected the corpus's", seen)
 	}
 
+	files := eachFixtureSignal(t, func(path string, s report.Signal) {
+		var notes []string
+		for _, n := range s.Notes {
+			notes = append(notes, n.Code)
+		}
+		for _, p := range checkSeverity(s.ID, s.Severity, s.Message.Code, notes) {
+			t.Errorf("%s: %s", path, p)
+		}
+	}, "testdata", "../testdata/detection")
+	if files < 100 {
+		t.Fatalf("%d fixture PDFs analysed: expected the committed fixtures", files)
+	}
+}
+
+// eachFixtureSignal analyses every PDF under roots (full mode and triage)
+// and hands each signal to fn; it returns the number of files read.
+func eachFixtureSignal(t *testing.T, fn func(path string, s report.Signal), roots ...string) int {
+	t.Helper()
 	files := 0
-	for _, root := range []string{"testdata", "../testdata/detection"} {
+	for _, root := range roots {
 		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".pdf") {
+			if err != nil || d.IsDir() || !strings.HasSuffix(strings.ToLower(path), ".pdf") {
 				return err
 			}
 			data, err := os.ReadFile(path)
 			if err != nil {
 				return err
 			}
-			r, err := Analyze(context.Background(), data, bytes.Index(data, []byte("%PDF")), Options{})
-			if err != nil {
-				return err
-			}
 			files++
-			for _, s := range r.Signals {
-				var notes []string
-				for _, n := range s.Notes {
-					notes = append(notes, n.Code)
+			for _, triage := range []bool{false, true} {
+				r, err := Analyze(context.Background(), data, bytes.Index(data, []byte("%PDF")), Options{Triage: triage})
+				if err != nil {
+					return err
 				}
-				for _, p := range checkSeverity(s.ID, s.Severity, s.Message.Code, notes) {
-					t.Errorf("%s: %s", path, p)
+				for _, s := range r.Signals {
+					fn(path, s)
 				}
 			}
 			return nil
@@ -161,7 +176,84 @@ func TestDeclaredSeverities(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if files < 100 {
+	return files
+}
+
+// evidenceKeys expands a declaration's evidence list: "x[]" is x, xTotal
+// and xTruncated.
+func evidenceKeys(fam *declaration) map[string]bool {
+	// Package report adds these to any family's evidence.
+	keys := map[string]bool{"corroboration": true, "payloadRedacted": true}
+	for _, k := range fam.evidence {
+		if base, ok := strings.CutSuffix(k, "[]"); ok {
+			keys[base], keys[base+"Total"], keys[base+"Truncated"] = true, true, true
+			continue
+		}
+		keys[k] = true
+	}
+	return keys
+}
+
+// TestDeclaredEvidence holds the analysers to the evidence keys their
+// families declare, on the committed PDF fixtures and on every PDF of
+// ../shared/corpus (skipped without it, outside CI).
+func TestDeclaredEvidence(t *testing.T) {
+	check := func(path string, s report.Signal) {
+		fam := declaredFamily(report.FamilyID(s.ID))
+		if fam == nil {
+			return
+		}
+		keys := evidenceKeys(fam)
+		for k := range s.Evidence {
+			if !keys[k] {
+				t.Errorf("%s: %s evidence key %s is not declared", path, s.ID, k)
+			}
+		}
+	}
+	if files := eachFixtureSignal(t, check, "testdata", "../testdata/detection"); files < 100 {
 		t.Fatalf("%d fixture PDFs analysed: expected the committed fixtures", files)
+	}
+	if testing.Short() {
+		return
+	}
+	root := corpustest.Root()
+	corpustest.Require(t, root)
+	var dirs []string
+	for _, cat := range []string{"pdf-general", "pdf-hostile", "pdf-incremental", "pdf-redaction", "pdf-signed"} {
+		dirs = append(dirs, filepath.Join(root, cat))
+	}
+	if files := eachFixtureSignal(t, check, dirs...); files < 100 {
+		t.Fatalf("%d corpus PDFs analysed: expected the corpus", files)
+	}
+}
+
+// TestEvidenceDocumented: docs/families.md names every evidence key a PDF
+// family declares (a capped list by its own name), in that family's
+// section.
+func TestEvidenceDocumented(t *testing.T) {
+	b, err := os.ReadFile("../../docs/families.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sections := map[string]string{}
+	var id string
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "#") {
+			id = strings.TrimSpace(strings.TrimLeft(line, "#"))
+			continue
+		}
+		sections[id] += line + "\n"
+	}
+	for _, fam := range families {
+		sec, ok := sections[string(fam.id)]
+		if !ok {
+			t.Errorf("docs/families.md has no section headed %s", fam.id)
+			continue
+		}
+		for _, k := range fam.evidence {
+			if !strings.Contains(sec, "`"+strings.TrimSuffix(k, "[]")) {
+				t.Errorf("docs/families.md, %s: evidence key %s is not documented", fam.id, k)
+			}
+		}
 	}
 }

@@ -17,6 +17,9 @@ var activeContentFamily = declaration{
 	order:   80,
 	run:     (*analysis).activeContent,
 	summary: "JavaScript, launch, submit and import actions, attached files, rich media and links: reported, never run.",
+	evidence: []string{
+		"counts", "kinds[]", "scriptCalls[]", "total",
+	},
 	variants: []variant{
 		{code: "javascript", severity: report.Medium, title: "JavaScript present", text: "The document carries {total#active element|active elements}, including JavaScript that calls network, mail, file, launch or run-time code functions, or is packed or unreadable; none of it was run."},
 		{code: "form-scripts", severity: report.Low, title: "Form scripts present", text: "The document carries {total#active element|active elements}, including {scripts#JavaScript script that calls|JavaScript scripts that call} no network, mail, file, launch or run-time code functions and {scripts?is|are} not packed; none of it was run."},

@@ -15,6 +15,9 @@ var annotationOverlaysFamily = declaration{
 	run:              (*analysis).annotationOverlays,
 	summary:          "Annotations whose rectangles cover page text: added later, by an editor, or opaque.",
 	triageSuppressed: true,
+	evidence: []string{
+		"annotations", "coveredGlyphs", "objects[]", "pages[]", "revisions[]", "subtypes",
+	},
 	variants: []variant{
 		{code: "later-revision", severity: report.Medium, title: "Annotations over text added later", text: "{annotations#annotation|annotations} added by a revision after the original save {annotations?covers|cover} page text on {pages#page|pages}."},
 		{code: "opaque-cover", severity: report.Medium, title: "Opaque annotations over text", text: "{annotations#annotation whose appearance is an opaque fill or image covers|annotations whose appearance is an opaque fill or image cover} page text on {pages#page|pages}, hiding it from a reader while it stays in the file."},

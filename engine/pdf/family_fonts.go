@@ -15,6 +15,13 @@ var fontAnomaliesFamily = declaration{
 	summary:          "Several subsets of one font, fonts first used by a later revision, a font that shows only a few figures, stray Type3 glyphs.",
 	contentDependent: true,
 	triageSuppressed: true,
+	evidence: []string{
+		"digitTounicodePages[]", "digitTounicodeObjects[]", "digitTounicodeFonts[]",
+		"laterRevisionFontPages[]", "laterRevisionFontObjects[]", "laterRevisionFontFonts[]",
+		"figureFontPages[]", "figureFontObjects[]", "figureFontFonts[]", "multipleSubsetsPages[]",
+		"multipleSubsetsObjects[]", "multipleSubsetsFonts[]", "type3GlyphsPages[]",
+		"type3GlyphsObjects[]", "type3GlyphsFonts[]", "subsetsFromSeveralRevisions",
+	},
 	variants: []variant{
 		{code: "figure-font", severity: report.Medium, title: "Figures in a font of their own", text: "On {pages#page|pages}, {runs#figure is|figures are} drawn in a font ({fonts#font object|font objects}) that shows nothing else, while the page's other figures use another font: the trace of a figure removed and typed again."},
 		{code: "multiple-subsets", severity: report.Info, upTo: report.Low, title: "Several subsets of one font on a page", text: "{pages#page|pages} draw text with two or more separately embedded subsets of the same font ({fonts#font object|font objects}), as happens when text is added by another tool."},

@@ -15,6 +15,11 @@ var pageGeometryFamily = declaration{
 	order:   160,
 	run:     (*analysis).pageGeometry,
 	summary: "Mixed page sizes or rotations, crop boxes hiding content, pages foreign to the rest of the document.",
+	evidence: []string{
+		"sizes[]", "oddSizePages[]", "oddPageFromLaterRevision", "foreignPages[]",
+		"foreignPageBetweenOthers", "rotations", "cropPages[]", "croppedRuns",
+		"cropFromLaterRevision",
+	},
 	variants: []variant{
 		{code: "mixed-sizes", severity: report.Info, upTo: report.Low, title: "Mixed page sizes", text: "The pages come in {sizes#size|sizes}; {pages#page differs|pages differ} from the most common size."},
 		{code: "foreign-page", severity: report.Low, upTo: report.Medium, title: "Pages unlike the rest of the document", text: "{pages#page shares|pages share} neither fonts nor page structure with the document's other pages, as a page taken from another file does."},

@@ -21,6 +21,11 @@ var hiddenTextFamily = declaration{
 	summary:          "Text a reader cannot see: invisible render mode, background colour, outside the page, microscopic.",
 	contentDependent: true,
 	triageSuppressed: true,
+	evidence: []string{
+		"invisibleRuns", "backgroundColourRuns", "transparentRuns", "outsidePageRuns", "tinyRuns",
+		"clippedRuns", "ocrPages[]", "ocrProducer", "pages[]", "boxes[]", "objects[]", "revisions[]",
+		"cueCategories[]", "cueCounts",
+	},
 	variants: []variant{
 		{code: "invisible", severity: report.Medium, title: "Invisible text", text: "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} drawn in the invisible render mode outside an OCR layer: a reader cannot see them, but text extraction and language models read them."},
 		{code: "background-colour", severity: report.Medium, title: "Text in the colour of its background", text: "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} painted in a colour that does not stand out from what lies beneath {runs?it|them}."},

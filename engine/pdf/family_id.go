@@ -16,6 +16,9 @@ var idInconsistencyFamily = declaration{
 	order:   20,
 	run:     (*analysis).idInconsistency,
 	summary: "The trailer /ID pair disagrees with the revision history.",
+	evidence: []string{
+		"idOriginal", "idCurrent", "trailerCount", "revisions",
+	},
 	variants: []variant{
 		{code: "differs-single-revision", severity: report.Info, title: "Document IDs differ", text: "The two halves of the file identifier differ in a file with a single revision, which usually means a full rewrite by another tool."},
 		{code: "original-changed", severity: report.Medium, title: "Permanent identifier changed", text: "The permanent half of the file identifier changed between revisions ({changes#change|changes} across {trailers#trailer|trailers}), as if revisions of different documents were joined."},

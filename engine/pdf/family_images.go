@@ -18,6 +18,10 @@ var embeddedImageAnomaliesFamily = declaration{
 	run:              (*analysis).embeddedImageAnomalies,
 	summary:          "Full-page images and images replaced in a later revision.",
 	triageSuppressed: true,
+	evidence: []string{
+		"replacedObjects[]", "replacedInRevisions[]", "editedObjects[]", "editorTools[]",
+		"fullPageImagePages[]",
+	},
 	variants: []variant{
 		{code: "replaced", severity: report.Medium, title: "Image replaced in a later revision", text: "{images#image|images} that pages show {images?was|were} overwritten by {revisions#revision|revisions} after the original save."},
 		{code: "editor-metadata", severity: report.Low, title: "Image edited with an editing tool", text: "The metadata of {images#image|images} that pages show names an editing tool."},

@@ -17,6 +17,10 @@ var documentInjectionMarkersFamily = declaration{
 	run:              (*analysis).injectionMarkers,
 	summary:          "Text addressed to a language model in PDF metadata and annotation carriers.",
 	contentDependent: true,
+	evidence: []string{
+		"payloadIsUntrusted", "fields[]", "fieldKinds[]", "cues", "techniques", "carrierKinds",
+		"directiveFields", "carriersScanned", "carriersTruncated",
+	},
 	variants: []variant{
 		{code: "hidden-directive", severity: report.High, title: "Hidden instructions for a language model", text: "{fields#metadata or annotation field|metadata or annotation fields} {fields?holds|hold} text addressed to a language model; at least one, in {kind~}, gives it an instruction where a reader does not see it, or hides it by obfuscation ({categories#cue category|cue categories}, {techniques#obfuscation technique|obfuscation techniques})."},
 		{code: "directive", severity: report.Medium, title: "Instructions for a language model", text: "{fields#metadata or annotation field|metadata or annotation fields} {fields?holds|hold} text addressed to a language model; the instructions sit in carriers a reader can open, such as an annotation or an attachment name (first in {kind~}; {categories#cue category|cue categories})."},

@@ -17,6 +17,10 @@ var metadataInconsistencyFamily = declaration{
 	order:   90,
 	run:     (*analysis).metadataInconsistency,
 	summary: "Info dictionary and XMP disagree, dates out of order or in the future, editing tools in the XMP history.",
+	evidence: []string{
+		"datesOutOfOrder", "futureDates", "infoProducer", "xmpProducer", "dateMismatches",
+		"historyEditors[]", "launderedEditors[]", "launderedRevisions", "changedBetweenRevisions",
+	},
 	variants: []variant{
 		{code: "dates-out-of-order", severity: report.Medium, title: "Modified before created", text: "The modification date is earlier than the creation date."},
 		{code: "future-date", severity: report.Medium, title: "Date in the future", text: "A document date lies after the time of analysis."},

@@ -18,6 +18,10 @@ var contentOverlayFamily = declaration{
 	summary:          "Opaque boxes or images painted over text, with new text on top.",
 	contentDependent: true,
 	triageSuppressed: true,
+	evidence: []string{
+		"retypedLaterRevision", "retyped", "whiteout", "retypedRuns", "coveredGlyphs", "pages[]",
+		"boxes[]", "objects[]", "revisions[]", "cueCategories[]",
+	},
 	variants: []variant{
 		{code: "injection", severity: report.High, title: "Covered text addressed to a language model", text: "Text covered by boxes on {pages#page|pages} reads as instructions to a language model ({cues#cue|cues} in {categories#category|categories})."},
 		{code: "retyped-later-revision", severity: report.High, title: "Text covered and retyped in a later revision", text: "On {pages#page|pages}, {overlays#opaque box or image|opaque boxes or images} {overlays?covers|cover} existing text and new text is drawn on top, written by a revision after the original save."},

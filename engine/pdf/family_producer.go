@@ -13,6 +13,10 @@ var producerFingerprintFamily = declaration{
 	order:   10,
 	run:     (*analysis).producerFingerprint,
 	summary: "The software that wrote the file, with PDF editors singled out.",
+	evidence: []string{
+		"tools[]", "editorTools[]", "origin", "producer", "creator", "revisions",
+		"fullPageImagePages[]", "documentPages[]", "writer", "rewriter",
+	},
 	variants: []variant{
 		{code: "editor-single-save", severity: report.Low, title: "Saved by a PDF editor", text: "The file was written by {editors#PDF editing tool|PDF editing tools} and has a single revision."},
 		{code: "editor-resaved", severity: report.Medium, title: "Re-saved by a PDF editor", text: "The file was written by {editors#PDF editing tool|PDF editing tools} across {revisions#revision|revisions}."},

@@ -23,6 +23,10 @@ var redactionExposureFamily = declaration{
 	summary:          "Text still present under redaction boxes.",
 	contentDependent: true,
 	triageSuppressed: true,
+	evidence: []string{
+		"pages[]", "boxes[]", "objects[]", "charactersUnder", "hatchedBoxes", "redactAnnotations",
+		"blackHighlights", "annotationPages[]", "annotationObjects[]",
+	},
 	variants: []variant{
 		{code: "text-under-box", severity: report.High, title: "Text still present under redaction boxes", text: "{boxes#dark box|dark boxes} on {pages#page|pages} {boxes?is|are} drawn over text that is still in the file ({characters#character|characters} under them): the redaction can be undone by copying the text."},
 		{code: "unapplied-redact", severity: report.Medium, title: "Redaction marks never applied", text: "{annotations#redaction annotation marks|redaction annotations mark} content for removal but {annotations?was|were} never applied; the content under them is still present."},

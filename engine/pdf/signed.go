@@ -14,6 +14,9 @@ var incrementalUpdatesFamily = declaration{
 	order:   30,
 	run:     (*analysis).incrementalUpdates,
 	summary: "Revisions appended after the original save, with what each one wrote and overwrote.",
+	evidence: []string{
+		"revisions", "contentRevisions", "changedPerRevision[]",
+	},
 	variants: []variant{
 		{code: "appended", severity: report.Low, title: "Revisions appended", text: "{appended#revision was|revisions were} appended after the original save; none of them rewrote page content, pages or images."},
 		{code: "content-touched", severity: report.Medium, title: "Content changed after the original save", text: "{appended#revision was|revisions were} appended after the original save; {contentRevisions} of them wrote page content, pages or page images."},
@@ -28,6 +31,12 @@ var signatureCoverageFamily = declaration{
 	order:   40,
 	run:     (*analysis).signatureCoverage,
 	summary: "What each signature's byte range covers and what was appended after it.",
+	evidence: []string{
+		"signatureCount", "timestampCount", "usageRightsCount", "certified", "dss",
+		"emptySignatureFields", "emptySignatureValues", "unsignedRevisions", "contentRevisionsAfter",
+		"orphanSignatureValues", "inventoryTruncated", "revisions", "signatures[]",
+		"removedSignatures[]",
+	},
 	variants: []variant{
 		{code: "signature-removed", severity: report.High, title: "Signature removed", text: "{removed#signature|signatures} attached in an earlier revision {removed?is|are} no longer attached to the document."},
 		{code: "range-anomaly", severity: report.High, title: "Signature byte range anomaly", text: "{signatures#signature has|signatures have} a byte range that does not cover {signatures?its|their} revision exactly: {anomalies}."},
@@ -49,6 +58,10 @@ var signaturePermissionsFamily = declaration{
 	run:              (*analysis).signaturePermissions,
 	summary:          "Revisions after a certification signature assessed against its DocMDP permissions.",
 	triageSuppressed: true,
+	evidence: []string{
+		"assessment", "p", "certificationObject", "certifiedRevision", "firstBreakRevision",
+		"revisionsAssessed[]", "lockPermissionBreaks", "lockedFieldChanges[]",
+	},
 	variants: []variant{
 		{code: "certification-broken", severity: report.High, title: "Certification permissions broken", text: "{broken} of the {assessed#revision|revisions} appended after the certification signature made changes its permissions (P={p}) do not allow."},
 		{code: "lock-permissions-broken", severity: report.Medium, title: "Changes forbidden by a signature's field lock", text: "{signatures#approval signature locks|approval signatures lock} the document at permission level P={p} through {signatures?its|their} field lock, and {revisions#revision|revisions} appended after {signatures?it|them} made changes that level does not allow (form filling included when P=1)."},
