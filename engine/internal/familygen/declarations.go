@@ -95,35 +95,30 @@ func readFamily(fset *token.FileSet, lit *ast.CompositeLit) (family, error) {
 	fail := func(n ast.Node, format string, args ...any) (family, error) {
 		return family{}, fmt.Errorf("%s: %s", fset.Position(n.Pos()), fmt.Sprintf(format, args...))
 	}
-	for _, elt := range lit.Elts {
-		kv, ok := elt.(*ast.KeyValueExpr)
-		if !ok {
-			return fail(elt, "declaration fields must be keyed")
-		}
-		key := kv.Key.(*ast.Ident).Name
-		var err error
+	err := eachField(lit, func(key string, v ast.Expr) (err error) {
 		switch key {
 		case "id":
-			fam.id, err = stringOf(kv.Value)
+			fam.id, err = stringOf(v)
 		case "summary":
-			fam.summary, err = stringOf(kv.Value)
+			fam.summary, err = stringOf(v)
 		case "order":
-			fam.order, err = intOf(kv.Value)
+			fam.order, err = intOf(v)
 		case "contentDependent":
-			fam.contentDependent, err = boolOf(kv.Value)
+			fam.contentDependent, err = boolOf(v)
 		case "triageSuppressed":
-			fam.triageSuppressed, err = boolOf(kv.Value)
+			fam.triageSuppressed, err = boolOf(v)
 		case "variants":
-			fam.variants, err = readVariants(kv.Value)
+			fam.variants, err = readVariants(v)
 		case "run", "evidence":
 			// the run list takes the declaration itself; evidence is
 			// checked by engine/pdf's tests, not generated
 		default:
-			return fail(kv, "familygen does not know the field %s", key)
+			return fmt.Errorf("familygen does not know the field %s", key)
 		}
-		if err != nil {
-			return fail(kv.Value, "%s: %v", key, err)
-		}
+		return err
+	})
+	if err != nil {
+		return fail(lit, "%v", err)
 	}
 	switch {
 	case fam.id == "":
@@ -150,28 +145,24 @@ func readVariants(e ast.Expr) ([]variant, error) {
 			return nil, fmt.Errorf("want a variant literal")
 		}
 		var v variant
-		for _, f := range vl.Elts {
-			kv, ok := f.(*ast.KeyValueExpr)
-			if !ok {
-				return nil, fmt.Errorf("variant fields must be keyed")
-			}
-			var err error
-			switch key := kv.Key.(*ast.Ident).Name; key {
+		err := eachField(vl, func(key string, e ast.Expr) (err error) {
+			switch key {
 			case "code":
-				v.code, err = stringOf(kv.Value)
+				v.code, err = stringOf(e)
 			case "title":
-				v.title, err = stringOf(kv.Value)
+				v.title, err = stringOf(e)
 			case "text":
-				v.text, err = stringOf(kv.Value)
+				v.text, err = stringOf(e)
 			case "severity":
 				v.message = true
 			case "upTo":
 			default:
 				err = fmt.Errorf("unknown variant field %s", key)
 			}
-			if err != nil {
-				return nil, err
-			}
+			return err
+		})
+		if err != nil {
+			return nil, err
 		}
 		switch {
 		case v.code == "" || v.text == "":
@@ -184,6 +175,25 @@ func readVariants(e ast.Expr) ([]variant, error) {
 		out = append(out, v)
 	}
 	return out, nil
+}
+
+// eachField hands each keyed field of a composite literal to fn, which
+// names the field in its error.
+func eachField(lit *ast.CompositeLit, fn func(key string, v ast.Expr) error) error {
+	for _, elt := range lit.Elts {
+		kv, ok := elt.(*ast.KeyValueExpr)
+		if !ok {
+			return fmt.Errorf("fields must be keyed")
+		}
+		key, ok := kv.Key.(*ast.Ident)
+		if !ok {
+			return fmt.Errorf("fields must be keyed by name")
+		}
+		if err := fn(key.Name, kv.Value); err != nil {
+			return fmt.Errorf("%s: %w", key.Name, err)
+		}
+	}
+	return nil
 }
 
 // stringOf evaluates a string literal or a sum of them.
