@@ -9,6 +9,29 @@ import (
 	"github.com/doctrust/doctrust/engine/report"
 )
 
+// activeContentFamily declares the active-content family (docs/architecture.md):
+// go generate derives its report constant, catalogue row, English texts and
+// place in the run list from it.
+var activeContentFamily = declaration{
+	id:      "active-content",
+	order:   80,
+	run:     (*analysis).activeContent,
+	summary: "JavaScript, launch, submit and import actions, attached files, rich media and links: reported, never run.",
+	evidence: []string{
+		"counts", "kinds[]", "scriptCalls[]", "total",
+	},
+	variants: []variant{
+		{code: "javascript", severity: report.Medium, title: "JavaScript present", text: "The document carries {total#active element|active elements}, including JavaScript that calls network, mail, file, launch or run-time code functions, or is packed or unreadable; none of it was run."},
+		{code: "form-scripts", severity: report.Low, title: "Form scripts present", text: "The document carries {total#active element|active elements}, including {scripts#JavaScript script that calls|JavaScript scripts that call} no network, mail, file, launch or run-time code functions and {scripts?is|are} not packed; none of it was run."},
+		{code: "launch", severity: report.High, title: "Launch action present", text: "The document carries {total#active element|active elements}, including an action that launches an external program; nothing was run."},
+		{code: "submit", severity: report.Medium, title: "Form submission or data import", text: "The document carries {total#active element|active elements}, including actions that submit or import form data; nothing was run."},
+		{code: "rich-media", severity: report.Medium, title: "Rich media present", text: "The document carries {total#active element|active elements}, including rich media; nothing was played."},
+		{code: "attachments", severity: report.Low, title: "Attached files", text: "The document carries {total#active element|active elements}, including {files#attached file|attached files}; none was opened."},
+		{code: "auto-actions", severity: report.Low, title: "Automatic actions", text: "The document carries {total#active element|active elements}, including actions that run when it is opened or navigated; nothing was run."},
+		{code: "kinds", text: "Kinds found: {kinds}."},
+	},
+}
+
 // maxNestedNodes bounds the walk inside one object's direct children.
 const maxNestedNodes = 4096
 

@@ -6,6 +6,25 @@ import (
 	"github.com/doctrust/doctrust/engine/report"
 )
 
+// annotationOverlaysFamily declares the annotation-overlays family (docs/architecture.md):
+// go generate derives its report constant, catalogue row, English texts and
+// place in the run list from it.
+var annotationOverlaysFamily = declaration{
+	id:               "annotation-overlays",
+	order:            150,
+	run:              (*analysis).annotationOverlays,
+	summary:          "Annotations whose rectangles cover page text: added later, by an editor, or opaque.",
+	triageSuppressed: true,
+	evidence: []string{
+		"annotations", "coveredGlyphs", "objects[]", "pages[]", "revisions[]", "subtypes",
+	},
+	variants: []variant{
+		{code: "later-revision", severity: report.Medium, title: "Annotations over text added later", text: "{annotations#annotation|annotations} added by a revision after the original save {annotations?covers|cover} page text on {pages#page|pages}."},
+		{code: "opaque-cover", severity: report.Medium, title: "Opaque annotations over text", text: "{annotations#annotation whose appearance is an opaque fill or image covers|annotations whose appearance is an opaque fill or image cover} page text on {pages#page|pages}, hiding it from a reader while it stays in the file."},
+		{code: "editor-tool", severity: report.Low, title: "Annotations over text from a PDF editor", text: "{annotations#annotation|annotations} {annotations?covers|cover} page text on {pages#page|pages} in a file written by a PDF editing tool."},
+	},
+}
+
 // Annotation overlay rules: a FreeText, Square, Stamp or widget annotation
 // (not a signature field) whose rectangle covers at least two letters or
 // digits of page text (80% of each glyph's box), when the annotation was

@@ -7,6 +7,27 @@ import (
 	"github.com/doctrust/doctrust/engine/report"
 )
 
+// pageGeometryFamily declares the page-geometry family (docs/architecture.md):
+// go generate derives its report constant, catalogue row, English texts and
+// place in the run list from it.
+var pageGeometryFamily = declaration{
+	id:      "page-geometry",
+	order:   160,
+	run:     (*analysis).pageGeometry,
+	summary: "Mixed page sizes or rotations, crop boxes hiding content, pages foreign to the rest of the document.",
+	evidence: []string{
+		"sizes[]", "oddSizePages[]", "oddPageFromLaterRevision", "foreignPages[]",
+		"foreignPageBetweenOthers", "rotations", "cropPages[]", "croppedRuns",
+		"cropFromLaterRevision",
+	},
+	variants: []variant{
+		{code: "mixed-sizes", severity: report.Info, upTo: report.Low, title: "Mixed page sizes", text: "The pages come in {sizes#size|sizes}; {pages#page differs|pages differ} from the most common size."},
+		{code: "foreign-page", severity: report.Low, upTo: report.Medium, title: "Pages unlike the rest of the document", text: "{pages#page shares|pages share} neither fonts nor page structure with the document's other pages, as a page taken from another file does."},
+		{code: "mixed-rotations", severity: report.Info, title: "Mixed page rotations", text: "The pages use {rotations#rotation|different rotations}."},
+		{code: "crop-hides-content", severity: report.Info, upTo: report.Low, title: "Crop box hides text", text: "On {pages#page|pages} the crop box hides {runs#text run|text runs} that the media box holds."},
+	},
+}
+
 // maxRotateDepth bounds the walk up /Parent for an inherited /Rotate.
 const maxRotateDepth = 32
 

@@ -8,6 +8,25 @@ import (
 	"github.com/doctrust/doctrust/engine/report"
 )
 
+// idInconsistencyFamily declares the id-inconsistency family (docs/architecture.md):
+// go generate derives its report constant, catalogue row, English texts and
+// place in the run list from it.
+var idInconsistencyFamily = declaration{
+	id:      "id-inconsistency",
+	order:   20,
+	run:     (*analysis).idInconsistency,
+	summary: "The trailer /ID pair disagrees with the revision history.",
+	evidence: []string{
+		"idOriginal", "idCurrent", "trailerCount", "revisions",
+	},
+	variants: []variant{
+		{code: "differs-single-revision", severity: report.Info, title: "Document IDs differ", text: "The two halves of the file identifier differ in a file with a single revision, which usually means a full rewrite by another tool."},
+		{code: "original-changed", severity: report.Medium, title: "Permanent identifier changed", text: "The permanent half of the file identifier changed between revisions ({changes#change|changes} across {trailers#trailer|trailers}), as if revisions of different documents were joined."},
+		{code: "dropped", severity: report.Low, title: "Identifier dropped", text: "An earlier revision carried a file identifier that a later revision removed."},
+		{code: "malformed", severity: report.Low, title: "Malformed identifier", text: "The file identifier is not a pair of strings."},
+	},
+}
+
 // idInconsistency compares the trailer /ID pair across revisions. The first
 // half is permanent (set when the document is created), the second changes
 // with every save. A changed first half means revisions of different

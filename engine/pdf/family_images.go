@@ -9,6 +9,26 @@ import (
 	"github.com/doctrust/doctrust/engine/report"
 )
 
+// embeddedImageAnomaliesFamily declares the embedded-image-anomalies family (docs/architecture.md):
+// go generate derives its report constant, catalogue row, English texts and
+// place in the run list from it.
+var embeddedImageAnomaliesFamily = declaration{
+	id:               "embedded-image-anomalies",
+	order:            130,
+	run:              (*analysis).embeddedImageAnomalies,
+	summary:          "Full-page images and images replaced in a later revision.",
+	triageSuppressed: true,
+	evidence: []string{
+		"replacedObjects[]", "replacedInRevisions[]", "editedObjects[]", "editorTools[]",
+		"fullPageImagePages[]",
+	},
+	variants: []variant{
+		{code: "replaced", severity: report.Medium, title: "Image replaced in a later revision", text: "{images#image|images} that pages show {images?was|were} overwritten by {revisions#revision|revisions} after the original save."},
+		{code: "editor-metadata", severity: report.Low, title: "Image edited with an editing tool", text: "The metadata of {images#image|images} that pages show names an editing tool."},
+		{code: "full-page-images", severity: report.Info, title: "Full-page images", text: "{pages#page|pages} {pages?consists|consist} of one image covering the page, as a scan or a flattened page does."},
+	},
+}
+
 // Image limits: image XObjects remembered from the walk, and image
 // metadata streams read.
 const (

@@ -9,6 +9,29 @@ import (
 	"github.com/doctrust/doctrust/engine/report"
 )
 
+// metadataInconsistencyFamily declares the metadata-inconsistency family (docs/architecture.md):
+// go generate derives its report constant, catalogue row, English texts and
+// place in the run list from it.
+var metadataInconsistencyFamily = declaration{
+	id:      "metadata-inconsistency",
+	order:   90,
+	run:     (*analysis).metadataInconsistency,
+	summary: "Info dictionary and XMP disagree, dates out of order or in the future, editing tools in the XMP history.",
+	evidence: []string{
+		"datesOutOfOrder", "futureDates", "infoProducer", "xmpProducer", "dateMismatches",
+		"historyEditors[]", "launderedEditors[]", "launderedRevisions", "changedBetweenRevisions",
+	},
+	variants: []variant{
+		{code: "dates-out-of-order", severity: report.Medium, title: "Modified before created", text: "The modification date is earlier than the creation date."},
+		{code: "future-date", severity: report.Medium, title: "Date in the future", text: "A document date lies after the time of analysis."},
+		{code: "producer-mismatch", severity: report.Low, title: "Info and XMP producers differ", text: "The producer recorded in the Info dictionary differs from the one in the XMP metadata, as happens when one tool updates only one of them."},
+		{code: "date-mismatch", severity: report.Low, title: "Info and XMP dates differ", text: "{fields#date field differs|date fields differ} between the Info dictionary and the XMP metadata by more than {toleranceSeconds#second|seconds}."},
+		{code: "history-editor", severity: report.Low, title: "Editing tool in XMP history", text: "The XMP editing history names {editors#PDF editing tool|PDF editing tools}."},
+		{code: "editor-laundered", severity: report.Medium, title: "Editor's name removed from the metadata", text: "Revision {namedInRevision} named {editors#PDF editing tool|PDF editing tools} as producer or creator, and revision {clearedInRevision} replaced the name with software that is not an editor, as happens when the original producer is written back after an edit."},
+		{code: "history-changed", severity: report.Low, title: "Metadata changed between revisions", text: "{fields#metadata field|metadata fields} (producer, creator, creation date, or a modification date moving backwards) changed between two revisions that add no signature."},
+	},
+}
+
 // Tolerances for date comparisons. Writers round and time zones get lost,
 // so small differences are not evidence of anything.
 const (

@@ -8,6 +8,28 @@ import (
 	"github.com/doctrust/doctrust/engine/report"
 )
 
+// contentOverlayFamily declares the content-overlay family (docs/architecture.md):
+// go generate derives its report constant, catalogue row, English texts and
+// place in the run list from it.
+var contentOverlayFamily = declaration{
+	id:               "content-overlay",
+	order:            110,
+	run:              (*analysis).contentOverlay,
+	summary:          "Opaque boxes or images painted over text, with new text on top.",
+	contentDependent: true,
+	triageSuppressed: true,
+	evidence: []string{
+		"retypedLaterRevision", "retyped", "whiteout", "retypedRuns", "coveredGlyphs", "pages[]",
+		"boxes[]", "objects[]", "revisions[]", "cueCategories[]",
+	},
+	variants: []variant{
+		{code: "injection", severity: report.High, title: "Covered text addressed to a language model", text: "Text covered by boxes on {pages#page|pages} reads as instructions to a language model ({cues#cue|cues} in {categories#category|categories})."},
+		{code: "retyped-later-revision", severity: report.High, title: "Text covered and retyped in a later revision", text: "On {pages#page|pages}, {overlays#opaque box or image|opaque boxes or images} {overlays?covers|cover} existing text and new text is drawn on top, written by a revision after the original save."},
+		{code: "retyped", severity: report.Medium, title: "Text covered and retyped", text: "On {pages#page|pages}, {overlays#opaque light box or image|opaque light boxes or images} {overlays?covers|cover} existing text and new text is drawn on top: the white-out-and-retype edit."},
+		{code: "whiteout", severity: report.Low, title: "Text covered by an opaque box", text: "On {pages#page|pages}, {overlays#opaque light box is|opaque light boxes are} painted over text that is still in the file."},
+	},
+}
+
 // Overlay rules: a cover is an opaque light filled rectangle, or an opaque
 // image that is not a full-page scan, painted after text it hides (80% of
 // a glyph's box under it). Text painted after the cover, lying on it and

@@ -13,6 +13,27 @@ import (
 	"github.com/doctrust/doctrust/engine/report"
 )
 
+// redactionExposureFamily declares the redaction-exposure family (docs/architecture.md):
+// go generate derives its report constant, catalogue row, English texts and
+// place in the run list from it.
+var redactionExposureFamily = declaration{
+	id:               "redaction-exposure",
+	order:            60,
+	run:              (*analysis).redactionExposure,
+	summary:          "Text still present under redaction boxes.",
+	contentDependent: true,
+	triageSuppressed: true,
+	evidence: []string{
+		"pages[]", "boxes[]", "objects[]", "charactersUnder", "hatchedBoxes", "redactAnnotations",
+		"blackHighlights", "annotationPages[]", "annotationObjects[]",
+	},
+	variants: []variant{
+		{code: "text-under-box", severity: report.High, title: "Text still present under redaction boxes", text: "{boxes#dark box|dark boxes} on {pages#page|pages} {boxes?is|are} drawn over text that is still in the file ({characters#character|characters} under them): the redaction can be undone by copying the text."},
+		{code: "unapplied-redact", severity: report.Medium, title: "Redaction marks never applied", text: "{annotations#redaction annotation marks|redaction annotations mark} content for removal but {annotations?was|were} never applied; the content under them is still present."},
+		{code: "black-highlight", severity: report.Medium, title: "Black highlights over text", text: "{annotations#opaque dark highlight annotation covers|opaque dark highlight annotations cover} text that is still present under them."},
+	},
+}
+
 // Redaction rules follow freelawproject/x-ray (pdf_utils.py, text_utils.py),
 // with the pixmap check replaced by paint order: a candidate box is an
 // opaque, dark, filled rectangle (or dark image mask) larger than 4 pt

@@ -5,6 +5,7 @@ package pdf
 import (
 	"bytes"
 	"context"
+	"github.com/doctrust/doctrust/engine/report"
 	"os"
 	"path/filepath"
 	"slices"
@@ -46,9 +47,9 @@ func BenchmarkInjectionShare(b *testing.B) {
 		}
 	}
 	with := families
-	without := slices.DeleteFunc(slices.Clone(families), func(f family) bool { return f.id == "document-injection-markers" })
+	without := slices.DeleteFunc(slices.Clone(families), func(f *declaration) bool { return f.id == report.FamilyDocumentInjectionMarkers })
 	defer func() { families = with }()
-	sweep := func(list []family) time.Duration {
+	sweep := func(list []*declaration) time.Duration {
 		families = list
 		t0 := cpuTime()
 		for _, d := range docs {

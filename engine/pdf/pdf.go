@@ -113,33 +113,6 @@ func (d *Document) Analyze(ctx context.Context, opt Options) (*report.Report, er
 	return a.r, nil
 }
 
-// family is one signal family's analyser.
-type family struct {
-	id  report.FamilyID
-	run func(*analysis) *report.Finding
-}
-
-// families lists the PDF analysers in this engine version; structure
-// warnings run last because they report what the others met.
-var families = []family{
-	{report.FamilyProducerFingerprint, (*analysis).producerFingerprint},
-	{report.FamilyIdInconsistency, (*analysis).idInconsistency},
-	{report.FamilyIncrementalUpdates, (*analysis).incrementalUpdates},
-	{report.FamilyActiveContent, (*analysis).activeContent},
-	{report.FamilyMetadataInconsistency, (*analysis).metadataInconsistency},
-	{report.FamilySignatureCoverage, (*analysis).signatureCoverage},
-	{report.FamilySignaturePermissions, (*analysis).signaturePermissions},
-	{report.FamilyRedactionExposure, (*analysis).redactionExposure},
-	{report.FamilyHiddenText, (*analysis).hiddenText},
-	{report.FamilyContentOverlay, (*analysis).contentOverlay},
-	{report.FamilyAnnotationOverlays, (*analysis).annotationOverlays},
-	{report.FamilyFontAnomalies, (*analysis).fontAnomalies},
-	{report.FamilyNumericEdits, (*analysis).numericEdits},
-	{report.FamilyEmbeddedImageAnomalies, (*analysis).embeddedImageAnomalies},
-	{report.FamilyPageGeometry, (*analysis).pageGeometry},
-	{report.FamilyDocumentInjectionMarkers, (*analysis).injectionMarkers},
-}
-
 // skipped applies the mode and encryption rules of the family catalogue.
 func (a *analysis) skipped(id report.FamilyID) bool {
 	fam, ok := report.LookupFamily(id)

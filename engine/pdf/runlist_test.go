@@ -6,11 +6,12 @@ import (
 	"github.com/doctrust/doctrust/engine/report"
 )
 
-// TestRunListMatchesCatalogue: the run list runs every PDF family of the
-// catalogue once, and nothing else, apart from the two that run elsewhere:
-// structure-warnings (after the list, it reports what the others met) and
-// issuer-mismatch (engine/baseline, on an issuer-named inspection). A row
-// added to the catalogue without its analyser, or the reverse, fails here.
+// TestRunListMatchesCatalogue: the run list (generated from the
+// declarations) runs every PDF family of the catalogue once, and nothing
+// else, apart from the two that run elsewhere: structure-warnings (after
+// the list, it reports what the others met) and issuer-mismatch
+// (engine/baseline, on an issuer-named inspection). A PDF row written by
+// hand into the catalogue without a declaration fails here.
 func TestRunListMatchesCatalogue(t *testing.T) {
 	elsewhere := map[report.FamilyID]bool{report.FamilyStructureWarnings: true, report.FamilyIssuerMismatch: true}
 	run := map[report.FamilyID]int{}

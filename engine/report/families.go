@@ -1,30 +1,18 @@
 package report
 
+import "slices"
+
 // FamilyID is a signal family's id, the report's signal id. Every id is a
-// constant below, so a family is named in code by its constant and a
-// misspelt id does not compile; the catalogue gives each its row.
+// constant, so a family is named in code by its constant and a misspelt id
+// does not compile; the catalogue gives each its row. The PDF families'
+// constants are generated from their declarations in engine/pdf
+// (families_pdf_gen.go); the others are written here.
 type FamilyID string
 
-// The families of this engine version, in catalogue order.
+// The families declared here, in catalogue order.
 const (
 	FamilyStructureWarnings          FamilyID = "structure-warnings"
-	FamilyProducerFingerprint        FamilyID = "producer-fingerprint"
-	FamilyIdInconsistency            FamilyID = "id-inconsistency"
-	FamilyIncrementalUpdates         FamilyID = "incremental-updates"
-	FamilySignatureCoverage          FamilyID = "signature-coverage"
-	FamilySignaturePermissions       FamilyID = "signature-permissions"
-	FamilyRedactionExposure          FamilyID = "redaction-exposure"
-	FamilyDocumentInjectionMarkers   FamilyID = "document-injection-markers"
 	FamilyIssuerMismatch             FamilyID = "issuer-mismatch"
-	FamilyActiveContent              FamilyID = "active-content"
-	FamilyMetadataInconsistency      FamilyID = "metadata-inconsistency"
-	FamilyHiddenText                 FamilyID = "hidden-text"
-	FamilyContentOverlay             FamilyID = "content-overlay"
-	FamilyFontAnomalies              FamilyID = "font-anomalies"
-	FamilyEmbeddedImageAnomalies     FamilyID = "embedded-image-anomalies"
-	FamilyNumericEdits               FamilyID = "numeric-edits"
-	FamilyAnnotationOverlays         FamilyID = "annotation-overlays"
-	FamilyPageGeometry               FamilyID = "page-geometry"
 	FamilyOfficeMacros               FamilyID = "office-macros"
 	FamilyOfficeExternalLinks        FamilyID = "office-external-links"
 	FamilyOfficeEmbeddedObjects      FamilyID = "office-embedded-objects"
@@ -59,26 +47,14 @@ type Family struct {
 	Summary string
 }
 
-// families is the catalogue. Order is documentation order only.
-var families = []Family{
+// families is the catalogue: the structure warnings every medium raises,
+// the PDF families as engine/pdf declares them (in their declared order,
+// which the triage block's and the encrypted-file warning's lists follow),
+// then the rest.
+var families = slices.Concat([]Family{
 	{ID: FamilyStructureWarnings, Summary: "The file is malformed, repaired, truncated, encrypted or exhausted its parsing budget: what was and was not analysed."},
-	{ID: FamilyProducerFingerprint, Media: MediaPDF, Summary: "The software that wrote the file, with PDF editors singled out."},
-	{ID: FamilyIdInconsistency, Media: MediaPDF, Summary: "The trailer /ID pair disagrees with the revision history."},
-	{ID: FamilyIncrementalUpdates, Media: MediaPDF, Summary: "Revisions appended after the original save, with what each one wrote and overwrote."},
-	{ID: FamilySignatureCoverage, Media: MediaPDF, Summary: "What each signature's byte range covers and what was appended after it."},
-	{ID: FamilySignaturePermissions, Media: MediaPDF, TriageSuppressed: true, Summary: "Revisions after a certification signature assessed against its DocMDP permissions."},
-	{ID: FamilyRedactionExposure, Media: MediaPDF, ContentDependent: true, TriageSuppressed: true, Summary: "Text still present under redaction boxes."},
-	{ID: FamilyDocumentInjectionMarkers, Media: MediaPDF, ContentDependent: true, Summary: "Text addressed to a language model in PDF metadata and annotation carriers."},
+}, pdfFamilies, []Family{
 	{ID: FamilyIssuerMismatch, Media: MediaPDF, Summary: "The file's structure diverges from the named issuer's baseline."},
-	{ID: FamilyActiveContent, Media: MediaPDF, Summary: "JavaScript, launch, submit and import actions, attached files, rich media and links: reported, never run."},
-	{ID: FamilyMetadataInconsistency, Media: MediaPDF, Summary: "Info dictionary and XMP disagree, dates out of order or in the future, editing tools in the XMP history."},
-	{ID: FamilyHiddenText, Media: MediaPDF, ContentDependent: true, TriageSuppressed: true, Summary: "Text a reader cannot see: invisible render mode, background colour, outside the page, microscopic."},
-	{ID: FamilyContentOverlay, Media: MediaPDF, ContentDependent: true, TriageSuppressed: true, Summary: "Opaque boxes or images painted over text, with new text on top."},
-	{ID: FamilyFontAnomalies, Media: MediaPDF, ContentDependent: true, TriageSuppressed: true, Summary: "Several subsets of one font, fonts first used by a later revision, a font that shows only a few figures, stray Type3 glyphs."},
-	{ID: FamilyEmbeddedImageAnomalies, Media: MediaPDF, TriageSuppressed: true, Summary: "Full-page images and images replaced in a later revision."},
-	{ID: FamilyNumericEdits, Media: MediaPDF, ContentDependent: true, TriageSuppressed: true, Summary: "Digits changed between revisions in overwritten content; figures written unlike the page's other text objects."},
-	{ID: FamilyAnnotationOverlays, Media: MediaPDF, TriageSuppressed: true, Summary: "Annotations whose rectangles cover page text: added later, by an editor, or opaque."},
-	{ID: FamilyPageGeometry, Media: MediaPDF, Summary: "Mixed page sizes or rotations, crop boxes hiding content, pages foreign to the rest of the document."},
 
 	{ID: FamilyOfficeMacros, Media: MediaOffice, Summary: "VBA projects and macro-enabled content types."},
 	{ID: FamilyOfficeExternalLinks, Media: MediaOffice, Summary: "Remote templates, OLE links, remote images, DDE fields and external workbook links."},
@@ -98,7 +74,7 @@ var families = []Family{
 	{ID: FamilyImageGenerativeMarkers, Media: MediaImage, Summary: "C2PA, IPTC or generator text declaring synthetic or AI-generated content."},
 	{ID: FamilyImageMetadataStripped, Media: MediaImage, Summary: "A photo-like file with no capture metadata at all."},
 	{ID: FamilyImageLocationPresent, Media: MediaImage, Summary: "GPS coordinates are present (a privacy fact, not a fraud risk)."},
-}
+})
 
 // Families returns a copy of the catalogue.
 func Families() []Family {

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,12 +22,13 @@ type entry struct {
 
 // catalogue is the one English catalogue: every message and note code the
 // engine emits renders from here. Codes are stable translation keys of shape
-// <family>.<variant>; a translator replaces this table, not the engine.
-// It is a slice, laid out by the linker, rather than a map literal, which
-// every process would build at start whether or not it renders a message;
-// texts indexes it on first use, and TestCatalogueCodesUnique stands in for
-// the compiler's check of duplicate map keys.
-var catalogue = []entry{
+// <family>.<variant>; a translator replaces this table, not the engine. The
+// PDF families' texts are written in their declarations in engine/pdf, each
+// beside the analyser that emits it, and generated into pdfCatalogue; the
+// rest are written below. texts indexes it on first use, and
+// TestCatalogueCodesUnique stands in for the compiler's check of duplicate
+// map keys.
+var catalogue = slices.Concat(pdfCatalogue, []entry{
 	// structure-warnings
 	{"structure-warnings.encrypted-content-not-analysed", "Encrypted content not analysed", "The document is encrypted, so {skipped#content-dependent family was|content-dependent families were} not run; structure and unencrypted metadata were still analysed."},
 	{"structure-warnings.encrypted-opened", "Opened with the empty password", "The empty user password opened the standard security handler ({keyBits}-bit key): metadata, object streams, signatures and annotations were decrypted and analysed."},
@@ -52,43 +54,6 @@ var catalogue = []entry{
 	{"structure-warnings.analysis-fault", "Analysis fault contained", "An internal check failed on this file and was contained; {families#family|families} may be incomplete."},
 	{"structure-warnings.deadline-reached", "Analysis cut short", "The analysis reached its time budget before finishing; later checks did not run."},
 
-	// producer-fingerprint
-	{"producer-fingerprint.editor-single-save", "Saved by a PDF editor", "The file was written by {editors#PDF editing tool|PDF editing tools} and has a single revision."},
-	{"producer-fingerprint.editor-resaved", "Re-saved by a PDF editor", "The file was written by {editors#PDF editing tool|PDF editing tools} across {revisions#revision|revisions}."},
-	{"producer-fingerprint.editor-full-page-image", "PDF editor with full-page images", "The file was written by {editors#PDF editing tool|PDF editing tools} and {pages#page consists|pages consist} of a full-page image, a common trace of an edited scan."},
-	{"producer-fingerprint.drawing-tool-document", "Text document written by a drawing tool", "The file was last written by {tool}, a drawing application, yet page {page} reads as a text document of figures (many lines, a column of amounts): the trace of a PDF imported into the drawing tool, edited and exported again."},
-	{"producer-fingerprint.writer-mismatch", "Rewritten by another program", "The producer names {writer}, but the file's header and layout are those of {rewriter}: the file was rewritten by a PDF library after {writer} made it."},
-	{"producer-fingerprint.authoring-note", "", "The producing software is classed as authoring software; the editing tool appears elsewhere in the metadata."},
-
-	// id-inconsistency
-	{"id-inconsistency.differs-single-revision", "Document IDs differ", "The two halves of the file identifier differ in a file with a single revision, which usually means a full rewrite by another tool."},
-	{"id-inconsistency.original-changed", "Permanent identifier changed", "The permanent half of the file identifier changed between revisions ({changes#change|changes} across {trailers#trailer|trailers}), as if revisions of different documents were joined."},
-	{"id-inconsistency.dropped", "Identifier dropped", "An earlier revision carried a file identifier that a later revision removed."},
-	{"id-inconsistency.malformed", "Malformed identifier", "The file identifier is not a pair of strings."},
-
-	// incremental-updates
-	{"incremental-updates.appended", "Revisions appended", "{appended#revision was|revisions were} appended after the original save; none of them rewrote page content, pages or images."},
-	{"incremental-updates.content-touched", "Content changed after the original save", "{appended#revision was|revisions were} appended after the original save; {contentRevisions} of them wrote page content, pages or page images."},
-
-	// active-content
-	{"active-content.javascript", "JavaScript present", "The document carries {total#active element|active elements}, including JavaScript that calls network, mail, file, launch or run-time code functions, or is packed or unreadable; none of it was run."},
-	{"active-content.form-scripts", "Form scripts present", "The document carries {total#active element|active elements}, including {scripts#JavaScript script that calls|JavaScript scripts that call} no network, mail, file, launch or run-time code functions and {scripts?is|are} not packed; none of it was run."},
-	{"active-content.launch", "Launch action present", "The document carries {total#active element|active elements}, including an action that launches an external program; nothing was run."},
-	{"active-content.submit", "Form submission or data import", "The document carries {total#active element|active elements}, including actions that submit or import form data; nothing was run."},
-	{"active-content.rich-media", "Rich media present", "The document carries {total#active element|active elements}, including rich media; nothing was played."},
-	{"active-content.attachments", "Attached files", "The document carries {total#active element|active elements}, including {files#attached file|attached files}; none was opened."},
-	{"active-content.auto-actions", "Automatic actions", "The document carries {total#active element|active elements}, including actions that run when it is opened or navigated; nothing was run."},
-	{"active-content.kinds", "", "Kinds found: {kinds}."},
-
-	// metadata-inconsistency
-	{"metadata-inconsistency.dates-out-of-order", "Modified before created", "The modification date is earlier than the creation date."},
-	{"metadata-inconsistency.future-date", "Date in the future", "A document date lies after the time of analysis."},
-	{"metadata-inconsistency.producer-mismatch", "Info and XMP producers differ", "The producer recorded in the Info dictionary differs from the one in the XMP metadata, as happens when one tool updates only one of them."},
-	{"metadata-inconsistency.date-mismatch", "Info and XMP dates differ", "{fields#date field differs|date fields differ} between the Info dictionary and the XMP metadata by more than {toleranceSeconds#second|seconds}."},
-	{"metadata-inconsistency.history-editor", "Editing tool in XMP history", "The XMP editing history names {editors#PDF editing tool|PDF editing tools}."},
-	{"metadata-inconsistency.editor-laundered", "Editor's name removed from the metadata", "Revision {namedInRevision} named {editors#PDF editing tool|PDF editing tools} as producer or creator, and revision {clearedInRevision} replaced the name with software that is not an editor, as happens when the original producer is written back after an edit."},
-	{"metadata-inconsistency.history-changed", "Metadata changed between revisions", "{fields#metadata field|metadata fields} (producer, creator, creation date, or a modification date moving backwards) changed between two revisions that add no signature."},
-
 	// compare findings (engine/compare)
 	{"compare.identical-bytes", "Identical files", "The two files are byte for byte identical."},
 	{"compare.revisions-appended", "Revisions appended to the original", "The candidate is the original with {revisions#revision|revisions} appended ({bytes#byte|bytes})."},
@@ -108,61 +73,7 @@ var catalogue = []entry{
 	{"compare.producer-changed", "Producing software differs", "The files name different producing or creating software."},
 	{"compare.structure-changed", "Object structure differs", "The original holds {original#object|objects} and the candidate {candidate}, or their cross-reference styles differ."},
 	// end of compare findings
-	// page content families (engine/pdf)
-	{"hidden-text.invisible", "Invisible text", "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} drawn in the invisible render mode outside an OCR layer: a reader cannot see them, but text extraction and language models read them."},
-	{"hidden-text.background-colour", "Text in the colour of its background", "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} painted in a colour that does not stand out from what lies beneath {runs?it|them}."},
-	{"hidden-text.transparent", "Transparent text", "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} painted at 10% opacity or less: a reader cannot see {runs?it|them}, but text extraction and language models read {runs?it|them}."},
-	{"hidden-text.outside-page", "Text outside the page", "{runs#text run|text runs} on {pages#page|pages} {runs?lies|lie} entirely outside the visible page area (CropBox or MediaBox)."},
-	{"hidden-text.tiny", "Microscopic text", "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} drawn smaller than 1 point."},
-	{"hidden-text.clipped", "Text clipped away", "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} entirely outside their clipping path, so nothing of them is shown."},
-	{"content-overlay.injection", "Covered text addressed to a language model", "Text covered by boxes on {pages#page|pages} reads as instructions to a language model ({cues#cue|cues} in {categories#category|categories})."},
-	{"hidden-text.injection", "Hidden text addressed to a language model", "Text hidden from a reader on {pages#page|pages} reads as instructions to a language model ({cues#cue|cues} in {categories#category|categories})."},
-	{"hidden-text.ocr-layer", "OCR text layer", "{pages#page is a scanned image|pages are scanned images} with an invisible OCR text layer over them, as OCR software writes; this is normal."},
-	{"redaction-exposure.text-under-box", "Text still present under redaction boxes", "{boxes#dark box|dark boxes} on {pages#page|pages} {boxes?is|are} drawn over text that is still in the file ({characters#character|characters} under them): the redaction can be undone by copying the text."},
-	{"redaction-exposure.unapplied-redact", "Redaction marks never applied", "{annotations#redaction annotation marks|redaction annotations mark} content for removal but {annotations?was|were} never applied; the content under them is still present."},
-	{"redaction-exposure.black-highlight", "Black highlights over text", "{annotations#opaque dark highlight annotation covers|opaque dark highlight annotations cover} text that is still present under them."},
-	{"content-overlay.retyped-later-revision", "Text covered and retyped in a later revision", "On {pages#page|pages}, {overlays#opaque box or image|opaque boxes or images} {overlays?covers|cover} existing text and new text is drawn on top, written by a revision after the original save."},
-	{"content-overlay.retyped", "Text covered and retyped", "On {pages#page|pages}, {overlays#opaque light box or image|opaque light boxes or images} {overlays?covers|cover} existing text and new text is drawn on top: the white-out-and-retype edit."},
-	{"content-overlay.whiteout", "Text covered by an opaque box", "On {pages#page|pages}, {overlays#opaque light box is|opaque light boxes are} painted over text that is still in the file."},
-	{"annotation-overlays.later-revision", "Annotations over text added later", "{annotations#annotation|annotations} added by a revision after the original save {annotations?covers|cover} page text on {pages#page|pages}."},
-	{"annotation-overlays.opaque-cover", "Opaque annotations over text", "{annotations#annotation whose appearance is an opaque fill or image covers|annotations whose appearance is an opaque fill or image cover} page text on {pages#page|pages}, hiding it from a reader while it stays in the file."},
-	{"annotation-overlays.editor-tool", "Annotations over text from a PDF editor", "{annotations#annotation|annotations} {annotations?covers|cover} page text on {pages#page|pages} in a file written by a PDF editing tool."},
-	{"font-anomalies.figure-font", "Figures in a font of their own", "On {pages#page|pages}, {runs#figure is|figures are} drawn in a font ({fonts#font object|font objects}) that shows nothing else, while the page's other figures use another font: the trace of a figure removed and typed again."},
-	{"font-anomalies.multiple-subsets", "Several subsets of one font on a page", "{pages#page|pages} draw text with two or more separately embedded subsets of the same font ({fonts#font object|font objects}), as happens when text is added by another tool."},
-	{"font-anomalies.later-revision-font", "Font added by a later revision", "{fonts#font|fonts} used by the text of {pages#original page|original pages} {fonts?was|were} first written by a revision after the original save."},
-	{"font-anomalies.type3-glyphs", "Type3 glyphs in a text page", "{pages#page|pages} whose text uses ordinary fonts also draw {glyphs#glyph|glyphs} from Type3 fonts, whose shapes are arbitrary drawings."},
-	{"font-anomalies.digit-tounicode", "Digits mapped to other digits", "{fonts#font carries|fonts carry} a ToUnicode map that turns {codes#digit glyph|digit glyphs} into different digits, so extracted text differs from what the page shows."},
-	{"numeric-edits.text-pattern", "Figures written unlike their neighbours", "On {pages#page|pages}, {runs#figure is|figures are} written with text operators that break the pattern the rest of the page's text follows, as when a figure is typed in by another tool."},
-	{"numeric-edits.digits-changed", "Digits changed by a later revision", "Revisions after the original save rewrote the content of {pages#page|pages} and changed {sequences#digit sequence|digit sequences} ({digits#digit|digits}) at the same positions."},
-	{"embedded-image-anomalies.replaced", "Image replaced in a later revision", "{images#image|images} that pages show {images?was|were} overwritten by {revisions#revision|revisions} after the original save."},
-	{"embedded-image-anomalies.editor-metadata", "Image edited with an editing tool", "The metadata of {images#image|images} that pages show names an editing tool."},
-	{"embedded-image-anomalies.full-page-images", "Full-page images", "{pages#page|pages} {pages?consists|consist} of one image covering the page, as a scan or a flattened page does."},
-	{"page-geometry.mixed-sizes", "Mixed page sizes", "The pages come in {sizes#size|sizes}; {pages#page differs|pages differ} from the most common size."},
-	{"page-geometry.foreign-page", "Pages unlike the rest of the document", "{pages#page shares|pages share} neither fonts nor page structure with the document's other pages, as a page taken from another file does."},
-	{"page-geometry.mixed-rotations", "Mixed page rotations", "The pages use {rotations#rotation|different rotations}."},
-	{"page-geometry.crop-hides-content", "Crop box hides text", "On {pages#page|pages} the crop box hides {runs#text run|text runs} that the media box holds."},
-	// end of page content families
-	// signature families (engine/pdf)
-	{"signature-coverage.signature-removed", "Signature removed", "{removed#signature|signatures} attached in an earlier revision {removed?is|are} no longer attached to the document."},
-	{"signature-coverage.range-anomaly", "Signature byte range anomaly", "{signatures#signature has|signatures have} a byte range that does not cover {signatures?its|their} revision exactly: {anomalies}."},
-	{"signature-coverage.content-after-signing", "Content changed after signing", "{revisions#revision|revisions} appended after a signature changed page content, pages or page images."},
-	{"signature-coverage.unsigned-changes", "Unsigned changes after the last signature", "{revisions#revision|revisions} appended after the last signature {revisions?is|are} covered by no signature and {revisions?changes|change} more than validation data and metadata."},
-	{"signature-coverage.usage-rights-anomaly", "Usage-rights signature no longer covers the file", "{signatures#usage-rights signature|usage-rights signatures}, which enable viewer features and vouch for no content, have a byte range that does not cover their revision exactly."},
-	{"signature-coverage.placeholder-values", "Signature fields look signed but are not", "{values#signature value carries|signature values carry} no signature bytes (no /Contents, or only zero bytes): the fields state signer details but nothing was signed."},
-	{"signature-coverage.unsigned-fields", "Unsigned signature fields", "{fields#signature field carries|signature fields carry} no signature value: the document is not signed."},
-	{"signature-coverage.intact", "Signatures cover their revisions", "Signatures and document timestamps cover their revisions ({signatures#signature|signatures}, {timestamps#timestamp|timestamps}); anything appended after them is validation data, metadata or covered by a later signature. Signatures were not validated cryptographically."},
-	{"signature-permissions.certification-broken", "Certification permissions broken", "{broken} of the {assessed#revision|revisions} appended after the certification signature made changes its permissions (P={p}) do not allow."},
-	{"signature-permissions.lock-permissions-broken", "Changes forbidden by a signature's field lock", "{signatures#approval signature locks|approval signatures lock} the document at permission level P={p} through {signatures?its|their} field lock, and {revisions#revision|revisions} appended after {signatures?it|them} made changes that level does not allow (form filling included when P=1)."},
-	{"signature-permissions.locked-field-changed", "Locked form field changed", "{fields#form field|form fields} locked by a signature {fields?was|were} changed by a later revision ({changes#change|changes})."},
-	{"signature-permissions.unclassified-changes", "Changes after certification not classified", "{opaque} of the {assessed#revision|revisions} appended after the certification signature changed objects this analysis cannot classify, so whether its permissions (P={p}) allow them is unknown."},
-	{"signature-permissions.permitted", "Certified document within its permissions", "The document is certified (P={p}); the {assessed#revision|revisions} appended after the certification made only changes it permits."},
-	// end of signature families
-	// injection-marker families (engine/inject, engine/pdf, engine/office)
-	{"document-injection-markers.hidden-directive", "Hidden instructions for a language model", "{fields#metadata or annotation field|metadata or annotation fields} {fields?holds|hold} text addressed to a language model; at least one, in {kind~}, gives it an instruction where a reader does not see it, or hides it by obfuscation ({categories#cue category|cue categories}, {techniques#obfuscation technique|obfuscation techniques})."},
-	{"document-injection-markers.directive", "Instructions for a language model", "{fields#metadata or annotation field|metadata or annotation fields} {fields?holds|hold} text addressed to a language model; the instructions sit in carriers a reader can open, such as an annotation or an attachment name (first in {kind~}; {categories#cue category|cue categories})."},
-	{"document-injection-markers.cues", "Language-model cue words", "{fields#metadata or annotation field|metadata or annotation fields} {fields?holds|hold} words aimed at a language model without an instruction a model would follow (first in {kind~}; {categories#cue category|cue categories}, {techniques#obfuscation technique|obfuscation techniques})."},
-	{"document-injection-markers.categories", "", "Cue categories: {categories}."},
-	{"document-injection-markers.techniques", "", "Obfuscation undone: {techniques}."},
+	// injection-marker families (engine/inject, engine/office)
 	{"office-injection-markers.hidden-directive", "Hidden instructions for a language model", "{fields#document property, comment or hidden-run field|document property, comment or hidden-run fields} {fields?holds|hold} text addressed to a language model; at least one, in {kind~}, gives it an instruction where a reader does not see it, or hides it by obfuscation ({categories#cue category|cue categories}, {techniques#obfuscation technique|obfuscation techniques})."},
 	{"office-injection-markers.directive", "Instructions for a language model", "{fields#document property, comment or hidden-run field|document property, comment or hidden-run fields} {fields?holds|hold} text addressed to a language model; the instructions sit in carriers a reader can open, such as a comment (first in {kind~}; {categories#cue category|cue categories})."},
 	{"office-injection-markers.cues", "Language-model cue words", "{fields#document property, comment or hidden-run field|document property, comment or hidden-run fields} {fields?holds|hold} words aimed at a language model without an instruction a model would follow (first in {kind~}; {categories#cue category|cue categories}, {techniques#obfuscation technique|obfuscation techniques})."},
@@ -274,7 +185,7 @@ var catalogue = []entry{
 	{"image-metadata-stripped.c2pa-manifest-removed", "Content Credentials removed", "The XMP of the {format} file points to a C2PA manifest inside the file, but the file holds none: software that kept the XMP and dropped the manifest wrote this file after the credentials were made."},
 	{"image-location-present.gps-present", "Location present", "The image carries GPS coordinates ({carriers#carrier|carriers}); this is a privacy fact, not a risk signal."},
 	// end of image families
-}
+})
 
 // texts indexes the catalogue by code.
 var texts = sync.OnceValue(func() map[string]text {
