@@ -185,3 +185,28 @@ func TestWaiterOfAClosedConnection(t *testing.T) {
 		s.Release()
 	}
 }
+
+// TestWaitCutByTheRequestDeadline: a request whose own deadline (Lambda's,
+// pulled in) ends while it waits for a place gets the analysis timeout, as
+// one whose deadline ends in the queue does, and leaves the room.
+func TestWaitCutByTheRequestDeadline(t *testing.T) {
+	p := pool.NewWaiting(1, 0, time.Hour, 1)
+	e := newEnv(t, func(c *Config) { c.Pool = p })
+	slot, err := p.Reserve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer slot.Release()
+	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	defer cancel()
+	req := httptest.NewRequestWithContext(ctx, "POST", "/api/v1/inspect", strings.NewReader("%PDF-1.7\n"))
+	req.Header.Set("Content-Type", "application/pdf")
+	rec := httptest.NewRecorder()
+	e.srv.Config.Handler.ServeHTTP(rec, req)
+	if rec.Code != 422 || !strings.Contains(rec.Body.String(), `"analysis_timeout"`) {
+		t.Fatalf("got %d %s", rec.Code, rec.Body.String())
+	}
+	if p.Waiting() != 0 {
+		t.Fatalf("%d still waiting", p.Waiting())
+	}
+}
