@@ -60,20 +60,28 @@ func (a *admission) release() {
 }
 
 // admit decides everything that does not need the document, before a byte
-// of the body is read: a place in the pool (503 busy when none), the
-// request's share of the byte budget (503 busy when spent), then the
-// anonymous window or the quota state (429, nothing counted). A refused
-// request's body is never read; the server closes it.
+// of the body is read: a place in the pool (when none is free, a bounded
+// wait for one in the pool's waiting room, then 503 busy), the request's
+// share of the byte budget (503 busy when spent), then the anonymous
+// window or the quota state (429, nothing counted). A refused request's
+// body is never read; the server closes it.
 func (s *Server) admit(rp *reply, docs int) (*admission, error) {
 	// The request's own deadline (Lambda's, pulled in) already spent:
 	// the document's budget is, so no store call is started for it.
 	if errors.Is(rp.r.Context().Err(), context.DeadlineExceeded) {
 		return nil, analysisTimeout()
 	}
-	slot, err := s.cfg.Pool.Reserve()
-	if err != nil {
+	slot, err := s.cfg.Pool.Admit(rp.r.Context())
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return nil, analysisTimeout()
+	case errors.Is(err, context.Canceled):
+		return nil, err // the client went away while it waited
+	case err != nil:
 		return nil, busyError()
 	}
+	// The bytes are taken only now that the place is: a waiter holds no
+	// share of the budget, and the budget's 503 stays exact.
 	giveBack, err := s.budget.Take(s.uploadShare(rp.r, docs))
 	if err != nil {
 		slot.Release()

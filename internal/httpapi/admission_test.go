@@ -79,7 +79,7 @@ func TestRefusedBeforeTheBody(t *testing.T) {
 		}
 	})
 	t.Run("no place in the pool", func(t *testing.T) {
-		e := newEnv(t, func(c *Config) { c.Pool = pool.New(1, 0) })
+		e := newEnv(t, func(c *Config) { c.Pool = pool.NewWaiting(1, 0, 50*time.Millisecond, 4) })
 		slot, err := e.srv.Config.Handler.(*Server).cfg.Pool.Reserve()
 		if err != nil {
 			t.Fatal(err)
@@ -278,7 +278,9 @@ func TestWorkerFreedWhenTheAnalysisEnds(t *testing.T) {
 // the answer a client retrying at once gets thousands of times a second
 // under overload: `go test -bench BusyRefusal -benchmem ./internal/httpapi/`.
 func BenchmarkBusyRefusal(b *testing.B) {
-	e := newEnv(b, func(c *Config) { c.Pool = pool.New(1, 0) })
+	// No waiting room: the refusal measured is the one a request beyond
+	// the room gets at once.
+	e := newEnv(b, func(c *Config) { c.Pool = pool.NewWaiting(1, 0, 0, 0) })
 	h := e.srv.Config.Handler
 	slot, err := h.(*Server).cfg.Pool.Reserve()
 	if err != nil {

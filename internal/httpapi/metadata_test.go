@@ -143,7 +143,7 @@ func TestMetadataAnonymousLimit(t *testing.T) {
 }
 
 func TestMetadataBusy(t *testing.T) {
-	e := newEnv(t, func(c *Config) { c.Pool = pool.New(1, 0) })
+	e := newEnv(t, func(c *Config) { c.Pool = pool.NewWaiting(1, 0, 50*time.Millisecond, 4) })
 	srvPool := e.srv.Config.Handler.(*Server).cfg.Pool
 	if err := srvPool.Acquire(t.Context()); err != nil {
 		t.Fatal(err)

@@ -243,7 +243,7 @@ func TestInspectErrors(t *testing.T) {
 }
 
 func TestBusyWhenPoolFull(t *testing.T) {
-	e := newEnv(t, func(c *Config) { c.Pool = pool.New(1, 0) })
+	e := newEnv(t, func(c *Config) { c.Pool = pool.NewWaiting(1, 0, 50*time.Millisecond, 4) })
 	// Occupy the only worker through the server's own pool.
 	srvPool := e.srv.Config.Handler.(*Server).cfg.Pool
 	if err := srvPool.Acquire(context.Background()); err != nil {
