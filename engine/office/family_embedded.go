@@ -13,6 +13,7 @@ import (
 var officeEmbeddedObjectsFamily = declaration{
 	ID:      "office-embedded-objects",
 	Order:   30,
+	Run:     (*analysis).embeddedObjects,
 	Summary: "OLE objects, embedded packages, ActiveX controls and embedded fonts.",
 	Evidence: []string{
 		"oleObjects", "packages", "activeX", "fonts", "executables", "equationEditor", "parts[]",

@@ -6,6 +6,7 @@ import "github.com/doctrust/doctrust/engine/report"
 var officeHiddenContentFamily = declaration{
 	ID:      "office-hidden-content",
 	Order:   40,
+	Run:     (*analysis).hiddenContent,
 	Summary: "Hidden runs, sheets, rows, columns and slides holding content.",
 	Evidence: []string{
 		"payloadIsUntrusted", "recovered", "hiddenRuns", "hiddenSheets", "veryHiddenSheets",

@@ -9,6 +9,7 @@ import (
 var officeInjectionMarkersFamily = declaration{
 	ID:      "office-injection-markers",
 	Order:   60,
+	Run:     (*analysis).injectionMarkers,
 	Summary: "Text addressed to a language model in document properties, comments and hidden runs.",
 	Evidence: []string{
 		"payloadIsUntrusted", "fields[]", "fieldKinds[]", "cues", "techniques", "carrierKinds",

@@ -12,6 +12,7 @@ import (
 var officeExternalLinksFamily = declaration{
 	ID:      "office-external-links",
 	Order:   20,
+	Run:     (*analysis).externalLinks,
 	Summary: "Remote templates, OLE links, remote images, DDE fields and external workbook links.",
 	Evidence: []string{
 		"kinds", "links[]",

@@ -13,6 +13,7 @@ import (
 var officeMacrosFamily = declaration{
 	ID:      "office-macros",
 	Order:   10,
+	Run:     (*analysis).macros,
 	Summary: "VBA projects and macro-enabled content types.",
 	Evidence: []string{
 		"vbaProject", "macroEnabledType", "xlmSheets", "autoOpenNames", "autoExec",

@@ -10,6 +10,7 @@ import (
 var officeMetadataAnomaliesFamily = declaration{
 	ID:      "office-metadata-anomalies",
 	Order:   70,
+	Run:     (*analysis).metadataAnomalies,
 	Summary: "Editing time, save count, dates and application claims that contradict each other.",
 	Evidence: []string{
 		"datesOutOfOrder", "futureDates", "editingMinutes", "spanMinutes", "saveCount",

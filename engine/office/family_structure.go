@@ -12,6 +12,7 @@ import (
 var officeStructureAnomaliesFamily = declaration{
 	ID:      "office-structure-anomalies",
 	Order:   80,
+	Run:     (*analysis).structureOPC,
 	Summary: "Undeclared parts, lying content types, missing targets and zip anomalies; the package walk's limits.",
 	Evidence: []string{
 		"code", "anomalies", "partCount", "streamCount", "expandedBytes",
@@ -64,6 +65,14 @@ func knownPart(name string) bool {
 		}
 	}
 	return false
+}
+
+// structureOPC is structure in the OOXML run list, where it runs last
+// (its Order) because it reports on every limit the other walks hit, and
+// where the Open Packaging checks apply.
+func (a *analysis) structureOPC() *report.Finding {
+	f := a.structure(true)
+	return &f
 }
 
 // structure is the always-present office-structure-anomalies signal. With no

@@ -10,6 +10,7 @@ import (
 var officeTrackedChangesFamily = declaration{
 	ID:      "office-tracked-changes",
 	Order:   50,
+	Run:     (*analysis).trackedChanges,
 	Summary: "Insertions, deletions and moves still recorded in the package.",
 	Evidence: []string{
 		"payloadIsUntrusted", "recovered", "insertions", "deletions", "movesFrom", "movesTo",

@@ -19,12 +19,14 @@ func TestCheckDeclared(t *testing.T) {
 		want string
 	}{
 		"undeclared message": {func(s *Signal) { s.Message = Msg("hidden-text.glowing") }, "not a declared message"},
-		"note as message":    {func(s *Signal) { s.ID, s.Message, s.Severity = string(FamilyActiveContent), Msg("active-content.kinds"), Low }, "not a declared message"},
-		"below the range":    {func(s *Signal) { s.Severity = Low }, "at low, declared medium to medium"},
-		"above the range":    {func(s *Signal) { s.Severity = High }, "at high"},
-		"another's code":     {func(s *Signal) { s.Message = Msg("font-anomalies.figure-font") }, "not a declared message"},
-		"undeclared note":    {func(s *Signal) { s.Notes = []Message{Msg("hidden-text.sparkly")} }, "note hidden-text.sparkly"},
-		"undeclared key":     {func(s *Signal) { s.Evidence = map[string]any{"secret": 1} }, "evidence key secret"},
+		"note as message": {func(s *Signal) {
+			s.ID, s.Message, s.Severity = string(FamilyActiveContent), Msg("active-content.kinds"), Low
+		}, "not a declared message"},
+		"below the range": {func(s *Signal) { s.Severity = Low }, "at low, declared medium to medium"},
+		"above the range": {func(s *Signal) { s.Severity = High }, "at high"},
+		"another's code":  {func(s *Signal) { s.Message = Msg("font-anomalies.figure-font") }, "not a declared message"},
+		"undeclared note": {func(s *Signal) { s.Notes = []Message{Msg("hidden-text.sparkly")} }, "note hidden-text.sparkly"},
+		"undeclared key":  {func(s *Signal) { s.Evidence = map[string]any{"secret": 1} }, "evidence key secret"},
 	}
 	for name, c := range cases {
 		s := ok
