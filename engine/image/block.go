@@ -9,17 +9,14 @@ import (
 )
 
 // build turns the walked facts into the report: image block, document
-// block, then each family in catalogue order.
+// block, then each family of the run list (runlist_gen.go).
 func build(data []byte, f *facts) *report.Report {
 	r := report.New(report.MediaImage, int64(len(data)))
 	a := newAnalysis(f)
 	r.Image = a.block()
 	a.document(&r.Document)
-	for _, fam := range []func() *report.Finding{
-		a.structure, a.editing, a.inconsistency, a.thumbnail, a.compression,
-		a.trailing, a.generative, a.stripped, a.location,
-	} {
-		if fd := fam(); fd != nil {
+	for _, fam := range families {
+		if fd := fam.Run(a); fd != nil {
 			r.Add(*fd)
 		}
 	}

@@ -99,6 +99,24 @@ func (a *analysis) editorHits() []toolHit {
 	return out
 }
 
+// imageStructureAnomaliesFamily declares the family (report.Declaration).
+var imageStructureAnomaliesFamily = declaration{
+	ID:      "image-structure-anomalies",
+	Order:   10,
+	Run:     (*analysis).structure,
+	Summary: "Truncation, bad checksums, broken markers, containers that are not walked.",
+	Evidence: []string{
+		"code", "codes[]", "format", "anomalies[]", "walkedByDesign",
+	},
+	Variants: []report.VariantDecl{
+		{Code: "container-not-walked", Severity: report.Info, Title: "Image container not walked", Text: "The {format} container is recognised but its structure and metadata are not walked by this engine version; an empty result here is not a clean result."},
+		{Code: "truncated", Severity: report.Low, Title: "Image truncated", Text: "The {format} container ends before its structure does; {count#structural defect was|structural defects were} recorded."},
+		{Code: "bad-checksum", Severity: report.Low, Title: "Image checksum mismatch", Text: "{count#structural defect|structural defects} in the {format} container, including chunks whose checksum does not match their content."},
+		{Code: "broken-structure", Severity: report.Low, Title: "Broken image structure", Text: "{count#structural defect|structural defects} in the {format} container: markers, chunks or boxes that do not parse."},
+		{Code: "exif-refused", Severity: report.Low, Title: "EXIF block refused", Text: "The EXIF block of the {format} file failed the bounds checks and was not decoded ({count#defect|defects})."},
+	},
+}
+
 func (a *analysis) structure() *report.Finding {
 	if len(a.f.anomalies) == 0 {
 		return nil
@@ -157,6 +175,22 @@ func sortByOrder(list, order []string) {
 	copy(list, out)
 }
 
+// imageEditingSoftwareFamily declares the family (report.Declaration).
+var imageEditingSoftwareFamily = declaration{
+	ID:      "image-editing-software",
+	Order:   20,
+	Run:     (*analysis).editing,
+	Summary: "Editing software named in EXIF, XMP or Photoshop resources.",
+	Evidence: []string{
+		"software", "cameraMake", "tools[]", "sources[]",
+	},
+	Variants: []report.VariantDecl{
+		{Code: "editor-named", Severity: report.Low, Title: "Image editing software", Text: "The metadata names {tools#image editing tool|image editing tools} in {sources#place|places}."},
+		{Code: "edited-capture", Severity: report.Medium, Title: "Camera image passed through an editor", Text: "The metadata names a capture device and {tools#image editing tool|image editing tools} in {sources#place|places}."},
+		{Code: "exported-capture", Severity: report.Low, Title: "Camera image exported by software", Text: "The metadata names a capture device and {tools#editing or conversion tool|editing or conversion tools}; cameras do not write {format} files, so this is an export made by that software."},
+	},
+}
+
 func (a *analysis) editing() *report.Finding {
 	if len(a.tools) == 0 {
 		return nil
@@ -190,6 +224,24 @@ func (a *analysis) editing() *report.Finding {
 		fd.Message = report.Msg("image-editing-software.editor-named", "tools", len(names), "sources", len(sources))
 	}
 	return fd
+}
+
+// imageMetadataInconsistencyFamily declares the family (report.Declaration).
+var imageMetadataInconsistencyFamily = declaration{
+	ID:      "image-metadata-inconsistency",
+	Order:   30,
+	Run:     (*analysis).inconsistency,
+	Summary: "Capture and modification dates or dimensions that disagree.",
+	Evidence: []string{
+		"code", "codes[]", "dateTimeOriginal", "modifyDate", "xmpDate", "exifWidth", "exifHeight",
+		"frameWidth", "frameHeight",
+	},
+	Variants: []report.VariantDecl{
+		{Code: "modify-before-capture", Severity: report.Medium, Title: "Modified before captured", Text: "The EXIF modification date is earlier than the capture date ({checks#inconsistency|inconsistencies} found)."},
+		{Code: "xmp-date-mismatch", Severity: report.Low, Title: "EXIF and XMP dates differ", Text: "The XMP capture or creation date differs from the EXIF capture date by more than a minute ({checks#inconsistency|inconsistencies} found)."},
+		{Code: "make-without-model", Severity: report.Low, Title: "Camera make without model", Text: "The EXIF names a camera maker but no model ({checks#inconsistency|inconsistencies} found)."},
+		{Code: "dimension-mismatch", Severity: report.Low, Title: "EXIF dimensions differ from the image", Text: "The image size recorded in EXIF differs from the frame's size, as after a crop or resize ({checks#inconsistency|inconsistencies} found)."},
+	},
 }
 
 func (a *analysis) inconsistency() *report.Finding {
@@ -288,6 +340,22 @@ func walkJPEGFrame(b []byte, f *facts) bool {
 	return f.sofSeen
 }
 
+// imageThumbnailMismatchFamily declares the family (report.Declaration).
+var imageThumbnailMismatchFamily = declaration{
+	ID:      "image-thumbnail-mismatch",
+	Order:   40,
+	Run:     (*analysis).thumbnail,
+	Summary: "An embedded thumbnail inconsistent with the main image.",
+	Evidence: []string{
+		"code", "codes[]", "thumbnailWidth", "thumbnailHeight", "width", "height",
+		"aspectRatioFactor", "orientationFlipped", "thumbnailSource",
+	},
+	Variants: []report.VariantDecl{
+		{Code: "aspect-ratio", Severity: report.Medium, Title: "Thumbnail shape differs", Text: "The embedded thumbnail is {thumbnailWidth}x{thumbnailHeight} while the image is {width}x{height}: their shapes disagree, as when the image was cropped and the old thumbnail kept."},
+		{Code: "larger-than-image", Severity: report.Low, Title: "Thumbnail larger than the image", Text: "The embedded thumbnail is {thumbnailWidth}x{thumbnailHeight} while the image is only {width}x{height}: the thumbnail was made from a larger picture, as when the image was cropped or replaced and the old thumbnail kept."},
+	},
+}
+
 func (a *analysis) thumbnail() *report.Finding {
 	tw, th, source := a.thumbSize()
 	if source == "" || a.f.width == 0 || a.f.height == 0 {
@@ -335,6 +403,23 @@ func (a *analysis) thumbnail() *report.Finding {
 	ev["code"] = codes[0]
 	report.Capped(ev, "codes", codes)
 	return report.Compose(report.FamilyImageThumbnailMismatch, vs, ev)
+}
+
+// imageCompressionHistoryFamily declares the family (report.Declaration).
+var imageCompressionHistoryFamily = declaration{
+	ID:      "image-compression-history",
+	Order:   50,
+	Run:     (*analysis).compression,
+	Summary: "Quantisation tables that do not match the claimed camera; recompression traces.",
+	Evidence: []string{
+		"code", "estimatedQuality", "standardTables", "cameraMake", "cameraModel", "encoder",
+		"thumbnailQuality", "thumbnailStandardTables",
+	},
+	Variants: []report.VariantDecl{
+		{Code: "editor-tables-with-camera-exif", Severity: report.Low, Title: "Editor re-compression of a camera image", Text: "The JPEG was written by an editor (estimated quality {quality}) while its EXIF names a camera."},
+		{Code: "standard-tables-with-camera-exif", Severity: report.Low, Title: "Library re-compression of a camera image", Text: "The JPEG uses the standard library quantisation tables at quality {quality} while its EXIF names a camera; camera firmware usually writes tables of its own."},
+		{Code: "recompressed-after-capture", Severity: report.Medium, Title: "Camera image re-encoded after capture", Text: "The JPEG uses the standard library quantisation tables at quality {quality} while its EXIF thumbnail kept a camera's own tables: the image was decoded and written again by software after capture, and the camera's metadata carried over."},
+	},
 }
 
 func (a *analysis) compression() *report.Finding {
@@ -409,6 +494,21 @@ var trailingKinds = []struct{ kind, sig string }{
 	{"png", "\x89PNG\r\n\x1a\n"},
 }
 
+// imageTrailingDataFamily declares the family (report.Declaration).
+var imageTrailingDataFamily = declaration{
+	ID:      "image-trailing-data",
+	Order:   60,
+	Run:     (*analysis).trailing,
+	Summary: "Bytes after the end of the image, such as an appended archive.",
+	Evidence: []string{
+		"code", "bytes", "offset", "kind",
+	},
+	Variants: []report.VariantDecl{
+		{Code: "trailing-bytes", Severity: report.Low, Title: "Data after the image", Text: "{bytes#byte follows|bytes follow} the end of the image."},
+		{Code: "appended-archive", Severity: report.Medium, Title: "File appended to the image", Text: "{bytes#byte follows|bytes follow} the end of the image, containing {kind@} file."},
+	},
+}
+
 func (a *analysis) trailing() *report.Finding {
 	t := a.f.trailing
 	if len(t) == 0 {
@@ -447,6 +547,21 @@ func (a *analysis) trailing() *report.Finding {
 		fd.Message = report.Msg("image-trailing-data.trailing-bytes", "bytes", len(t), "kind", report.Kind(kind))
 	}
 	return fd
+}
+
+// imageGenerativeMarkersFamily declares the family (report.Declaration).
+var imageGenerativeMarkersFamily = declaration{
+	ID:      "image-generative-markers",
+	Order:   70,
+	Run:     (*analysis).generative,
+	Summary: "C2PA, IPTC or generator text declaring synthetic or AI-generated content.",
+	Evidence: []string{
+		"code", "digitalSourceTypes[]", "generators[]", "textKeywords[]", "carriers[]",
+	},
+	Variants: []report.VariantDecl{
+		{Code: "declared-synthetic", Severity: report.Medium, Title: "Declared as synthetic", Text: "The image's metadata declares it algorithmically generated or composited ({carriers#carrier|carriers})."},
+		{Code: "generator-metadata", Severity: report.Medium, Title: "Image generator metadata", Text: "The image carries metadata written by an image generator ({carriers#carrier|carriers})."},
+	},
 }
 
 func (a *analysis) generative() *report.Finding {
@@ -537,6 +652,22 @@ func (a *analysis) generative() *report.Finding {
 	}
 }
 
+// imageMetadataStrippedFamily declares the family (report.Declaration).
+var imageMetadataStrippedFamily = declaration{
+	ID:      "image-metadata-stripped",
+	Order:   80,
+	Run:     (*analysis).stripped,
+	Summary: "A photo-like file with no capture metadata at all.",
+	Evidence: []string{
+		"code", "format", "containers[]", "kept[]", "estimatedQuality", "provenance",
+	},
+	Variants: []report.VariantDecl{
+		{Code: "no-capture-metadata", Severity: report.Low, Title: "No capture metadata", Text: "The {format} file carries no EXIF, XMP, IPTC or C2PA metadata, as when metadata is stripped by an export, a messenger or on purpose."},
+		{Code: "device-structure-kept", Severity: report.Low, Title: "Capture metadata removed from a device file", Text: "The {format} file carries no EXIF, XMP, IPTC or C2PA metadata, yet {traces#trace|traces} of the device that wrote it {traces?remains|remain} (its own quantisation tables, a multi-picture index): the metadata was removed without re-encoding the image."},
+		{Code: "c2pa-manifest-removed", Severity: report.Low, Title: "Content Credentials removed", Text: "The XMP of the {format} file points to a C2PA manifest inside the file, but the file holds none: software that kept the XMP and dropped the manifest wrote this file after the credentials were made."},
+	},
+}
+
 func (a *analysis) stripped() *report.Finding {
 	if a.provenance == provenanceMissing {
 		return a.manifestRemoved()
@@ -595,6 +726,20 @@ func (a *analysis) manifestRemoved() *report.Finding {
 		Message:  report.Msg("image-metadata-stripped.c2pa-manifest-removed", "format", report.Kind(a.f.format)),
 		Evidence: ev,
 	}
+}
+
+// imageLocationPresentFamily declares the family (report.Declaration).
+var imageLocationPresentFamily = declaration{
+	ID:      "image-location-present",
+	Order:   90,
+	Run:     (*analysis).location,
+	Summary: "GPS coordinates are present (a privacy fact, not a fraud risk).",
+	Evidence: []string{
+		"code", "carriers[]",
+	},
+	Variants: []report.VariantDecl{
+		{Code: "gps-present", Severity: report.Info, Title: "Location present", Text: "The image carries GPS coordinates ({carriers#carrier|carriers}); this is a privacy fact, not a risk signal."},
+	},
 }
 
 func (a *analysis) location() *report.Finding {

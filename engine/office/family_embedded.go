@@ -9,6 +9,26 @@ import (
 	"github.com/doctrust/doctrust/engine/report"
 )
 
+// officeEmbeddedObjectsFamily declares the family (report.Declaration).
+var officeEmbeddedObjectsFamily = declaration{
+	ID:      "office-embedded-objects",
+	Order:   30,
+	Run:     (*analysis).embeddedObjects,
+	Summary: "OLE objects, embedded packages, ActiveX controls and embedded fonts.",
+	Evidence: []string{
+		"oleObjects", "packages", "activeX", "fonts", "executables", "equationEditor", "parts[]",
+		"packagedFiles[]",
+	},
+	Variants: []report.VariantDecl{
+		{Code: "activex", Severity: report.High, Title: "ActiveX controls present", Text: "The package embeds {activex#ActiveX control part|ActiveX control parts}, {ole#OLE object|OLE objects}, {packages#embedded package|embedded packages} and {fonts#font|fonts}; none was opened."},
+		{Code: "executable", Severity: report.High, Title: "Embedded program", Text: "The document embeds {executables#packaged file|packaged files} with a program's or script's extension among {ole#OLE object|OLE objects}; none was opened."},
+		{Code: "equation-editor", Severity: report.High, Title: "Equation Editor object", Text: "The document embeds {count#Equation Editor 3.0 object|Equation Editor 3.0 objects} among {ole#OLE object|OLE objects}: the component the CVE-2017-11882 and CVE-2018-0802 exploits run through; none was opened."},
+		{Code: "ole", Severity: report.Medium, Title: "Embedded OLE objects", Text: "The package embeds {ole#OLE object|OLE objects}, {packages#embedded package|embedded packages} and {fonts#font|fonts}; none was opened."},
+		{Code: "package", Severity: report.Low, Title: "Embedded packages", Text: "The package embeds {packages#package|packages} such as documents or workbooks, and {fonts#font|fonts}; none was opened."},
+		{Code: "fonts", Severity: report.Info, Title: "Embedded fonts", Text: "The package embeds {fonts#font|fonts}."},
+	},
+}
+
 // embeddedObjects reports OLE objects, embedded packages, ActiveX controls
 // and embedded fonts. Nothing embedded is opened. Images and media are not
 // objects and do not count.

@@ -2,6 +2,26 @@ package office
 
 import "github.com/doctrust/doctrust/engine/report"
 
+// officeHiddenContentFamily declares the family (report.Declaration).
+var officeHiddenContentFamily = declaration{
+	ID:      "office-hidden-content",
+	Order:   40,
+	Run:     (*analysis).hiddenContent,
+	Summary: "Hidden runs, sheets, rows, columns and slides holding content.",
+	Evidence: []string{
+		"payloadIsUntrusted", "recovered", "hiddenRuns", "hiddenSheets", "veryHiddenSheets",
+		"hiddenRowCells", "hiddenColumnCells", "hiddenSlides", "hiddenTableRows",
+	},
+	Variants: []report.VariantDecl{
+		{Code: "hidden-runs", Severity: report.Medium, Title: "Hidden text runs", Text: "{count#run of text is|runs of text are} marked hidden and {count?does|do} not show in the document's normal view."},
+		{Code: "very-hidden-sheets", Severity: report.Medium, Title: "Very hidden sheets", Text: "{count#sheet is|sheets are} very hidden: {count?it cannot|they cannot} be unhidden from the spreadsheet's interface."},
+		{Code: "hidden-sheets", Severity: report.Low, Title: "Hidden sheets", Text: "{count#sheet is|sheets are} hidden."},
+		{Code: "hidden-cells", Severity: report.Low, Title: "Values in hidden rows or columns", Text: "{count#cell holds|cells hold} values in hidden rows ({rowCells}) or hidden columns ({columnCells})."},
+		{Code: "hidden-rows-in-table", Severity: report.Medium, Title: "Rows of figures hidden inside a table", Text: "{rows#hidden row holding figures sits|hidden rows holding figures sit} between visible rows of figures, as when lines are taken out of a statement or list."},
+		{Code: "hidden-slides", Severity: report.Low, Title: "Hidden slides", Text: "{count#slide is|slides are} hidden from the slide show."},
+	},
+}
+
 // hiddenContent reports content kept in the file but not shown: hidden Word
 // runs, hidden and very hidden sheets, cells holding values in hidden rows
 // or columns, hidden slides. The recovered text is attacker-authored.

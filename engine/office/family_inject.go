@@ -5,6 +5,25 @@ import (
 	"github.com/doctrust/doctrust/engine/report"
 )
 
+// officeInjectionMarkersFamily declares the family (report.Declaration).
+var officeInjectionMarkersFamily = declaration{
+	ID:      "office-injection-markers",
+	Order:   60,
+	Run:     (*analysis).injectionMarkers,
+	Summary: "Text addressed to a language model in document properties, comments and hidden runs.",
+	Evidence: []string{
+		"payloadIsUntrusted", "fields[]", "fieldKinds[]", "cues", "techniques", "carrierKinds",
+		"directiveFields", "carriersScanned", "carriersTruncated",
+	},
+	Variants: []report.VariantDecl{
+		{Code: "hidden-directive", Severity: report.High, Title: "Hidden instructions for a language model", Text: "{fields#document property, comment or hidden-run field|document property, comment or hidden-run fields} {fields?holds|hold} text addressed to a language model; at least one, in {kind~}, gives it an instruction where a reader does not see it, or hides it by obfuscation ({categories#cue category|cue categories}, {techniques#obfuscation technique|obfuscation techniques})."},
+		{Code: "directive", Severity: report.Medium, Title: "Instructions for a language model", Text: "{fields#document property, comment or hidden-run field|document property, comment or hidden-run fields} {fields?holds|hold} text addressed to a language model; the instructions sit in carriers a reader can open, such as a comment (first in {kind~}; {categories#cue category|cue categories})."},
+		{Code: "cues", Severity: report.Low, UpTo: report.Medium, Title: "Language-model cue words", Text: "{fields#document property, comment or hidden-run field|document property, comment or hidden-run fields} {fields?holds|hold} words aimed at a language model without an instruction a model would follow (first in {kind~}; {categories#cue category|cue categories}, {techniques#obfuscation technique|obfuscation techniques})."},
+		{Code: "categories", Text: "Cue categories: {categories}."},
+		{Code: "techniques", Text: "Obfuscation undone: {techniques}."},
+	},
+}
+
 // injectionCarriers lists the carriers SPEC.md item 8 names for Office:
 // docProps/* values (and custom property names), comments and hidden runs.
 // Concealed visible text (white on white) is not among them, for the same

@@ -8,6 +8,23 @@ import (
 	"github.com/doctrust/doctrust/engine/report"
 )
 
+// officeExternalLinksFamily declares the family (report.Declaration).
+var officeExternalLinksFamily = declaration{
+	ID:      "office-external-links",
+	Order:   20,
+	Run:     (*analysis).externalLinks,
+	Summary: "Remote templates, OLE links, remote images, DDE fields and external workbook links.",
+	Evidence: []string{
+		"kinds", "links[]",
+	},
+	Variants: []report.VariantDecl{
+		{Code: "dde", Severity: report.High, Title: "DDE link present", Text: "The document carries {count#DDE field or link|DDE fields or links}, which can start a program when links update, among {total#external link|external links}; nothing was followed."},
+		{Code: "remote-template", Severity: report.High, Title: "Remote template", Text: "The document attaches {count#template|templates} fetched from outside the package, among {total#external link|external links}; nothing was fetched."},
+		{Code: "ole-link", Severity: report.High, Title: "Linked OLE object", Text: "The document links {count#OLE object|OLE objects} outside the package, among {total#external link|external links}; nothing was fetched."},
+		{Code: "remote-content", Severity: report.Medium, Title: "Remote content", Text: "The document references {count#remote resource|remote resources} such as images, frames or external workbooks, among {total#external link|external links}; nothing was fetched."},
+	},
+}
+
 // linkKind classifies an external relationship by its type. The kinds are
 // the engine's own fixed list, safe as message parameters.
 func linkKind(typ string) string {

@@ -9,6 +9,26 @@ import (
 	"github.com/doctrust/doctrust/engine/sniff"
 )
 
+// officeMacrosFamily declares the family (report.Declaration).
+var officeMacrosFamily = declaration{
+	ID:      "office-macros",
+	Order:   10,
+	Run:     (*analysis).macros,
+	Summary: "VBA projects and macro-enabled content types.",
+	Evidence: []string{
+		"vbaProject", "macroEnabledType", "xlmSheets", "autoOpenNames", "autoExec",
+		"suspiciousKeywords", "modules[]", "parts[]",
+	},
+	Variants: []report.VariantDecl{
+		{Code: "enabled-no-macros", Severity: report.Info, Title: "Macro-enabled format without macros", Text: "The package uses the macro-enabled {format} format but carries no macro parts."},
+		{Code: "disguised", Severity: report.High, Title: "Macros in a macro-free format", Text: "The package declares the macro-free {format} format yet carries {parts#macro part|macro parts}; nothing was run."},
+		{Code: "vba", Severity: report.Medium, UpTo: report.High, Title: "VBA macros present", Text: "The package carries {parts#VBA project|VBA projects} with {modules#module stream|module streams}; nothing was run."},
+		{Code: "vba-autoexec", Severity: report.High, Title: "Macros that run on open and reach the system", Text: "The document carries VBA macros with {autoexec#entry point|entry points} that run when it opens or closes and {keywords#keyword|keywords} used to start programs, fetch or write files, call Windows or hide code, in {modules#module|modules}; nothing was run."},
+		{Code: "xlm-auto-open", Text: "{names#defined name (Auto_Open, Auto_Close) runs|defined names (Auto_Open, Auto_Close) run} the Excel 4 macros automatically when the workbook opens or closes: the macros are set to auto-open."},
+		{Code: "xlm", Severity: report.Medium, UpTo: report.High, Title: "Excel 4 macro sheets present", Text: "The package carries {sheets#Excel 4 (XLM) macro sheet|Excel 4 (XLM) macro sheets}; nothing was run."},
+	},
+}
+
 const ctVBA = "application/vnd.ms-office.vbaproject"
 
 // macroParts lists the parts that carry macros: VBA projects (by name,

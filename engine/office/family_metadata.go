@@ -6,6 +6,35 @@ import (
 	"github.com/doctrust/doctrust/engine/report"
 )
 
+// officeMetadataAnomaliesFamily declares the family (report.Declaration).
+var officeMetadataAnomaliesFamily = declaration{
+	ID:      "office-metadata-anomalies",
+	Order:   70,
+	Run:     (*analysis).metadataAnomalies,
+	Summary: "Editing time, save count, dates and application claims that contradict each other.",
+	Evidence: []string{
+		"datesOutOfOrder", "futureDates", "editingMinutes", "spanMinutes", "saveCount",
+		"authorDiffersSingleRevision", "applicationClaim", "packageKind", "template",
+		"editedImages[]", "imagesWalked", "resaveTrace", "resavedBy", "mainPartRewrittenBy",
+		"lastModifiedByTool",
+	},
+	Variants: []report.VariantDecl{
+		{Code: "dates-out-of-order", Severity: report.Medium, Title: "Modified before created", Text: "The recorded modification date is earlier than the creation date."},
+		{Code: "future-date", Severity: report.Low, Title: "Date in the future", Text: "{dates#document date lies|document dates lie} after the time of analysis."},
+		{Code: "editing-time", Severity: report.Low, Title: "Editing time exceeds elapsed time", Text: "The recorded editing time ({minutes#minute|minutes}) exceeds the time between creation and last save ({spanMinutes#minute|minutes})."},
+		{Code: "saves-without-editing", Severity: report.Low, Title: "Saves without editing time", Text: "The document records {saves#save|saves} but no editing time."},
+		{Code: "author-single-revision", Severity: report.Low, Title: "Author and last editor differ", Text: "The recorded author and last editor differ although the document records a single save."},
+		{Code: "application-mismatch", Severity: report.Medium, Title: "Application claim contradicts the package", Text: "The properties name {claimed@} application but the package is {package@} document."},
+		{Code: "template-elsewhere", Severity: report.Low, Title: "Template from elsewhere", Text: "The properties name a template by a path or address outside the usual local templates."},
+		{Code: "image-edited", Severity: report.Low, Title: "Embedded image edited", Text: "{images#embedded image carries|embedded images carry} metadata naming an image editor."},
+		{Code: "library-resave", Severity: report.Medium, Title: "Saved again by a library", Text: "The application claim names {tool}, which writes its name on every save, over properties that record an earlier author and history: the document was opened and saved again by that library."},
+		{Code: "other-application-resave", Severity: report.Medium, Title: "Saved again by another application", Text: "{application} saved this document last, but its properties keep the traces of another application that made it (its template, or a history {application} did not count)."},
+		{Code: "lxml-rewrite", Severity: report.Low, Title: "Document body rewritten by a library", Text: "The main part was written back by an XML library (as python-docx and python-pptx do) after the application named in the properties saved the package."},
+		{Code: "tool-last-modified", Severity: report.Medium, Title: "Last saved by a program", Text: "The last editor recorded is {tool}, a program, while the author is someone else: the document was changed by software after it was written."},
+		{Code: "saves-exceed-span", Severity: report.Low, Title: "More saves than elapsed minutes", Text: "The document records {saves#save|saves} in the {spanMinutes#minute|minutes} between creation and last save."},
+	},
+}
+
 // appFamily maps an app.xml Application claim to the kind of package that
 // application writes, "" when the claim names none of the three.
 func appFamily(app string) string {

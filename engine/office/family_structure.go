@@ -8,6 +8,47 @@ import (
 	"github.com/doctrust/doctrust/engine/report"
 )
 
+// officeStructureAnomaliesFamily declares the family (report.Declaration).
+var officeStructureAnomaliesFamily = declaration{
+	ID:      "office-structure-anomalies",
+	Order:   80,
+	Run:     (*analysis).structureOPC,
+	Summary: "Undeclared parts, lying content types, missing targets and zip anomalies; the package walk's limits.",
+	Evidence: []string{
+		"code", "anomalies", "partCount", "streamCount", "expandedBytes",
+		"budgetExhausted", "tooManyEntries", "leadingBytes", "trailingBytes", "defaultPassword",
+		"encryption", "compoundFileDamage", "damagedStreams[]", "duplicateEntries[]",
+		"headerMismatches[]", "pathTricks[]", "encryptedEntries[]", "partsOverLimit[]",
+		"declaredOversize[]", "unreadableParts[]", "malformedParts[]", "contentTypeMismatches[]",
+		"undeclaredParts[]", "missingTargets[]", "unusualParts[]",
+	},
+	Variants: []report.VariantDecl{
+		{Code: "blind-spot", Text: "Office documents are not rendered: text hidden by colouring it like its background, or by a shape covering it, is not detected."},
+		{Code: "package-walked", Severity: report.Info, Title: "Office package walked", Text: "The {format} package's {parts#part was|parts were} walked; no structural anomaly was found."},
+		{Code: "package-unreadable", Severity: report.Medium, Title: "Package not readable as a ZIP", Text: "The package's ZIP structure could not be read (or declares more than {maxEntries#entry|entries}); its parts were not analysed."},
+		{Code: "entries-capped", Severity: report.Medium, Title: "Package entries cut short", Text: "The package lists more than {maxEntries#entry|entries}, far more than a document needs; only the first {maxEntries#entry was|entries were} read, so the parts listed after them were not analysed."},
+		{Code: "zip-ambiguous", Severity: report.High, Title: "Ambiguous ZIP entries", Text: "The archive holds {duplicates#duplicate entry name|duplicate entry names} and {mismatches#entry|entries} whose local header disagrees with the central directory, so different readers can see different content."},
+		{Code: "path-tricks", Severity: report.Medium, Title: "Unsafe entry names", Text: "{count#entry name is|entry names are} absolute, {count?climbs|climb} out of the archive or {count?uses|use} backslashes or drive letters."},
+		{Code: "extra-data", Severity: report.Medium, Title: "Data outside the archive", Text: "{leadingBytes#byte precedes|bytes precede} and {trailingBytes#byte follows|bytes follow} the ZIP archive."},
+		{Code: "encrypted-entries", Severity: report.Low, Title: "Encrypted ZIP entries", Text: "{count#ZIP entry is|ZIP entries are} encrypted and {count?was|were} not analysed."},
+		{Code: "expansion-limit", Severity: report.Medium, Title: "Expansion limit reached", Text: "{parts#part was|parts were} cut at the decompression limits ({partLimitBytes#byte|bytes} per part, or the package budget), as a zip bomb would be."},
+		{Code: "unreadable-parts", Severity: report.Low, Title: "Undecodable parts", Text: "{count#part|parts} could not be decompressed."},
+		{Code: "malformed-xml", Severity: report.Low, Title: "Malformed or oversized XML", Text: "{count#XML part was|XML parts were} malformed or exceeded the walk limits (nesting deeper than {maxDepth} or too many tokens) and {count?was|were} read only in part."},
+		{Code: "content-types-missing", Severity: report.Medium, Title: "Content types missing", Text: "The package has no [Content_Types].xml part."},
+		{Code: "undeclared-parts", Severity: report.Low, Title: "Undeclared parts", Text: "{count#part has|parts have} no content type declared."},
+		{Code: "content-type-mismatch", Severity: report.Medium, Title: "Content types lie about parts", Text: "{count#part|parts} do not match the content type declared for them."},
+		{Code: "missing-targets", Severity: report.Low, Title: "Missing relationship targets", Text: "{count#relationship target names a part|relationship targets name parts} that the package does not hold."},
+		{Code: "unusual-parts", Severity: report.Low, Title: "Unusual extra parts", Text: "{count#part|parts} sit outside the folders Office applications write."},
+		{Code: "compound-walked", Severity: report.Info, Title: "Compound file walked", Text: "The {format} compound file's {streams#stream was|streams were} walked; no structural anomaly was found."},
+		{Code: "compound-damaged", Severity: report.Medium, Title: "Compound file damaged", Text: "The compound file's header, allocation chains or directory are damaged ({count#kind of damage|kinds of damage}: truncation, loops, crossing chains or directory cycles); what could be read was analysed."},
+		{Code: "records-damaged", Severity: report.Low, Title: "Record streams read in part", Text: "{count#stream|streams} (property sets, workbook, slide or VBA records) {count?stops|stop} early or {count?declares|declare} lengths past {count?its|their} end; {count?it was|they were} read only in part."},
+		{Code: "encrypted-legacy", Severity: report.Info, Title: "Encrypted document not analysed", Text: "The {format} document is password-protected ({method} encryption of its records), so its content was not analysed."},
+		{Code: "default-password", Text: "The package is encrypted with Excel's built-in default password (VelvetSweatshop), which Office applications open without asking; it was decrypted in memory and analysed."},
+		{Code: "binary-not-covered", Text: "In binary Office files, Word text hidden by a style rather than by direct formatting, and the authors of Word's tracked changes, are not decoded; macros, embedded objects, links, DDE fields, sheet, row, column and slide visibility, properties, Word's hidden runs and tracked changes, and comments are."},
+		{Code: "encrypted-package", Severity: report.Info, Title: "Encrypted package not analysed", Text: "The {format} document is password-protected (an encrypted package inside a compound file), so its content was not analysed."},
+	},
+}
+
 // knownTop are the top-level folders and files an Office application
 // writes. Anything else is an unusual extra part: a place to park content
 // no Office view shows.
@@ -24,6 +65,14 @@ func knownPart(name string) bool {
 		}
 	}
 	return false
+}
+
+// structureOPC is structure in the OOXML run list, where it runs last
+// (its Order) because it reports on every limit the other walks hit, and
+// where the Open Packaging checks apply.
+func (a *analysis) structureOPC() *report.Finding {
+	f := a.structure(true)
+	return &f
 }
 
 // structure is the always-present office-structure-anomalies signal. With no

@@ -6,6 +6,23 @@ import (
 	"github.com/doctrust/doctrust/engine/report"
 )
 
+// officeTrackedChangesFamily declares the family (report.Declaration).
+var officeTrackedChangesFamily = declaration{
+	ID:      "office-tracked-changes",
+	Order:   50,
+	Run:     (*analysis).trackedChanges,
+	Summary: "Insertions, deletions and moves still recorded in the package.",
+	Evidence: []string{
+		"payloadIsUntrusted", "recovered", "insertions", "deletions", "movesFrom", "movesTo",
+		"formattingChanges", "authors[]",
+	},
+	Variants: []report.VariantDecl{
+		{Code: "deletions", Severity: report.Medium, Title: "Tracked deletions recorded", Text: "The document records {deletions#deletion|deletions}, {insertions#insertion|insertions}, {moves#move mark|move marks} and {formatting#formatting change|formatting changes} by {authors#author|authors}; the deleted text is still in the file."},
+		{Code: "insertions", Severity: report.Low, Title: "Tracked insertions recorded", Text: "The document records {insertions#insertion|insertions}, {moves#move mark|move marks} and {formatting#formatting change|formatting changes} by {authors#author|authors}."},
+		{Code: "formatting", Severity: report.Info, Title: "Tracked formatting changes", Text: "The document records {formatting#formatting change|formatting changes} by {authors#author|authors}."},
+	},
+}
+
 // trackedChanges reports revision marks still recorded in a package (Word's
 // tracked changes, a shared workbook's revision log): the previous wording
 // survives in the file even when the view hides it.

@@ -53,17 +53,14 @@ func Analyze(ctx context.Context, data []byte, format sniff.Format, opt Options)
 		return nil, ErrDeadline
 	}
 	a.fillBlocks(r)
-	for _, fam := range []func() *report.Finding{
-		a.macros, a.externalLinks, a.embeddedObjects, a.hiddenContent,
-		a.trackedChanges, a.injectionMarkers, a.metadataAnomalies,
-	} {
-		if f := fam(); f != nil {
+	// The run list (runlist_gen.go) ends with the structure family: it
+	// reports on every limit the other walks hit, and it always carries the
+	// blind-spot disclosure.
+	for _, fam := range families {
+		if f := fam.Run(a); f != nil {
 			r.Add(*f)
 		}
 	}
-	// The structure family runs last: it reports on every limit the other
-	// walks hit, and it always carries the blind-spot disclosure.
-	r.Add(a.structure(true))
 	r.Summary.Cost.ExpandedBytes = a.pkg.Expanded
 	r.Finish()
 	return r, nil

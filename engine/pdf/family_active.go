@@ -13,22 +13,22 @@ import (
 // go generate derives its report constant, catalogue row, English texts and
 // place in the run list from it.
 var activeContentFamily = declaration{
-	id:      "active-content",
-	order:   80,
-	run:     (*analysis).activeContent,
-	summary: "JavaScript, launch, submit and import actions, attached files, rich media and links: reported, never run.",
-	evidence: []string{
+	ID:      "active-content",
+	Order:   80,
+	Run:     (*analysis).activeContent,
+	Summary: "JavaScript, launch, submit and import actions, attached files, rich media and links: reported, never run.",
+	Evidence: []string{
 		"counts", "kinds[]", "scriptCalls[]", "total",
 	},
-	variants: []variant{
-		{code: "javascript", severity: report.Medium, title: "JavaScript present", text: "The document carries {total#active element|active elements}, including JavaScript that calls network, mail, file, launch or run-time code functions, or is packed or unreadable; none of it was run."},
-		{code: "form-scripts", severity: report.Low, title: "Form scripts present", text: "The document carries {total#active element|active elements}, including {scripts#JavaScript script that calls|JavaScript scripts that call} no network, mail, file, launch or run-time code functions and {scripts?is|are} not packed; none of it was run."},
-		{code: "launch", severity: report.High, title: "Launch action present", text: "The document carries {total#active element|active elements}, including an action that launches an external program; nothing was run."},
-		{code: "submit", severity: report.Medium, title: "Form submission or data import", text: "The document carries {total#active element|active elements}, including actions that submit or import form data; nothing was run."},
-		{code: "rich-media", severity: report.Medium, title: "Rich media present", text: "The document carries {total#active element|active elements}, including rich media; nothing was played."},
-		{code: "attachments", severity: report.Low, title: "Attached files", text: "The document carries {total#active element|active elements}, including {files#attached file|attached files}; none was opened."},
-		{code: "auto-actions", severity: report.Low, title: "Automatic actions", text: "The document carries {total#active element|active elements}, including actions that run when it is opened or navigated; nothing was run."},
-		{code: "kinds", text: "Kinds found: {kinds}."},
+	Variants: []report.VariantDecl{
+		{Code: "javascript", Severity: report.Medium, Title: "JavaScript present", Text: "The document carries {total#active element|active elements}, including JavaScript that calls network, mail, file, launch or run-time code functions, or is packed or unreadable; none of it was run."},
+		{Code: "form-scripts", Severity: report.Low, Title: "Form scripts present", Text: "The document carries {total#active element|active elements}, including {scripts#JavaScript script that calls|JavaScript scripts that call} no network, mail, file, launch or run-time code functions and {scripts?is|are} not packed; none of it was run."},
+		{Code: "launch", Severity: report.High, Title: "Launch action present", Text: "The document carries {total#active element|active elements}, including an action that launches an external program; nothing was run."},
+		{Code: "submit", Severity: report.Medium, Title: "Form submission or data import", Text: "The document carries {total#active element|active elements}, including actions that submit or import form data; nothing was run."},
+		{Code: "rich-media", Severity: report.Medium, Title: "Rich media present", Text: "The document carries {total#active element|active elements}, including rich media; nothing was played."},
+		{Code: "attachments", Severity: report.Low, Title: "Attached files", Text: "The document carries {total#active element|active elements}, including {files#attached file|attached files}; none was opened."},
+		{Code: "auto-actions", Severity: report.Low, Title: "Automatic actions", Text: "The document carries {total#active element|active elements}, including actions that run when it is opened or navigated; nothing was run."},
+		{Code: "kinds", Text: "Kinds found: {kinds}."},
 	},
 }
 

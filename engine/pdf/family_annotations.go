@@ -10,18 +10,18 @@ import (
 // go generate derives its report constant, catalogue row, English texts and
 // place in the run list from it.
 var annotationOverlaysFamily = declaration{
-	id:               "annotation-overlays",
-	order:            150,
-	run:              (*analysis).annotationOverlays,
-	summary:          "Annotations whose rectangles cover page text: added later, by an editor, or opaque.",
-	triageSuppressed: true,
-	evidence: []string{
+	ID:               "annotation-overlays",
+	Order:            150,
+	Run:              (*analysis).annotationOverlays,
+	Summary:          "Annotations whose rectangles cover page text: added later, by an editor, or opaque.",
+	TriageSuppressed: true,
+	Evidence: []string{
 		"annotations", "coveredGlyphs", "objects[]", "pages[]", "revisions[]", "subtypes",
 	},
-	variants: []variant{
-		{code: "later-revision", severity: report.Medium, title: "Annotations over text added later", text: "{annotations#annotation|annotations} added by a revision after the original save {annotations?covers|cover} page text on {pages#page|pages}."},
-		{code: "opaque-cover", severity: report.Medium, title: "Opaque annotations over text", text: "{annotations#annotation whose appearance is an opaque fill or image covers|annotations whose appearance is an opaque fill or image cover} page text on {pages#page|pages}, hiding it from a reader while it stays in the file."},
-		{code: "editor-tool", severity: report.Low, title: "Annotations over text from a PDF editor", text: "{annotations#annotation|annotations} {annotations?covers|cover} page text on {pages#page|pages} in a file written by a PDF editing tool."},
+	Variants: []report.VariantDecl{
+		{Code: "later-revision", Severity: report.Medium, Title: "Annotations over text added later", Text: "{annotations#annotation|annotations} added by a revision after the original save {annotations?covers|cover} page text on {pages#page|pages}."},
+		{Code: "opaque-cover", Severity: report.Medium, Title: "Opaque annotations over text", Text: "{annotations#annotation whose appearance is an opaque fill or image covers|annotations whose appearance is an opaque fill or image cover} page text on {pages#page|pages}, hiding it from a reader while it stays in the file."},
+		{Code: "editor-tool", Severity: report.Low, Title: "Annotations over text from a PDF editor", Text: "{annotations#annotation|annotations} {annotations?covers|cover} page text on {pages#page|pages} in a file written by a PDF editing tool."},
 	},
 }
 

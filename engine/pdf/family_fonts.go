@@ -9,25 +9,25 @@ import (
 // go generate derives its report constant, catalogue row, English texts and
 // place in the run list from it.
 var fontAnomaliesFamily = declaration{
-	id:               "font-anomalies",
-	order:            120,
-	run:              (*analysis).fontAnomalies,
-	summary:          "Several subsets of one font, fonts first used by a later revision, a font that shows only a few figures, stray Type3 glyphs.",
-	contentDependent: true,
-	triageSuppressed: true,
-	evidence: []string{
+	ID:               "font-anomalies",
+	Order:            120,
+	Run:              (*analysis).fontAnomalies,
+	Summary:          "Several subsets of one font, fonts first used by a later revision, a font that shows only a few figures, stray Type3 glyphs.",
+	ContentDependent: true,
+	TriageSuppressed: true,
+	Evidence: []string{
 		"digitTounicodePages[]", "digitTounicodeObjects[]", "digitTounicodeFonts[]",
 		"laterRevisionFontPages[]", "laterRevisionFontObjects[]", "laterRevisionFontFonts[]",
 		"figureFontPages[]", "figureFontObjects[]", "figureFontFonts[]", "multipleSubsetsPages[]",
 		"multipleSubsetsObjects[]", "multipleSubsetsFonts[]", "type3GlyphsPages[]",
 		"type3GlyphsObjects[]", "type3GlyphsFonts[]", "subsetsFromSeveralRevisions",
 	},
-	variants: []variant{
-		{code: "figure-font", severity: report.Medium, title: "Figures in a font of their own", text: "On {pages#page|pages}, {runs#figure is|figures are} drawn in a font ({fonts#font object|font objects}) that shows nothing else, while the page's other figures use another font: the trace of a figure removed and typed again."},
-		{code: "multiple-subsets", severity: report.Info, upTo: report.Low, title: "Several subsets of one font on a page", text: "{pages#page|pages} draw text with two or more separately embedded subsets of the same font ({fonts#font object|font objects}), as happens when text is added by another tool."},
-		{code: "later-revision-font", severity: report.Medium, title: "Font added by a later revision", text: "{fonts#font|fonts} used by the text of {pages#original page|original pages} {fonts?was|were} first written by a revision after the original save."},
-		{code: "type3-glyphs", severity: report.Low, title: "Type3 glyphs in a text page", text: "{pages#page|pages} whose text uses ordinary fonts also draw {glyphs#glyph|glyphs} from Type3 fonts, whose shapes are arbitrary drawings."},
-		{code: "digit-tounicode", severity: report.Medium, title: "Digits mapped to other digits", text: "{fonts#font carries|fonts carry} a ToUnicode map that turns {codes#digit glyph|digit glyphs} into different digits, so extracted text differs from what the page shows."},
+	Variants: []report.VariantDecl{
+		{Code: "figure-font", Severity: report.Medium, Title: "Figures in a font of their own", Text: "On {pages#page|pages}, {runs#figure is|figures are} drawn in a font ({fonts#font object|font objects}) that shows nothing else, while the page's other figures use another font: the trace of a figure removed and typed again."},
+		{Code: "multiple-subsets", Severity: report.Info, UpTo: report.Low, Title: "Several subsets of one font on a page", Text: "{pages#page|pages} draw text with two or more separately embedded subsets of the same font ({fonts#font object|font objects}), as happens when text is added by another tool."},
+		{Code: "later-revision-font", Severity: report.Medium, Title: "Font added by a later revision", Text: "{fonts#font|fonts} used by the text of {pages#original page|original pages} {fonts?was|were} first written by a revision after the original save."},
+		{Code: "type3-glyphs", Severity: report.Low, Title: "Type3 glyphs in a text page", Text: "{pages#page|pages} whose text uses ordinary fonts also draw {glyphs#glyph|glyphs} from Type3 fonts, whose shapes are arbitrary drawings."},
+		{Code: "digit-tounicode", Severity: report.Medium, Title: "Digits mapped to other digits", Text: "{fonts#font carries|fonts carry} a ToUnicode map that turns {codes#digit glyph|digit glyphs} into different digits, so extracted text differs from what the page shows."},
 	},
 }
 

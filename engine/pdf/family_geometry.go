@@ -11,20 +11,20 @@ import (
 // go generate derives its report constant, catalogue row, English texts and
 // place in the run list from it.
 var pageGeometryFamily = declaration{
-	id:      "page-geometry",
-	order:   160,
-	run:     (*analysis).pageGeometry,
-	summary: "Mixed page sizes or rotations, crop boxes hiding content, pages foreign to the rest of the document.",
-	evidence: []string{
+	ID:      "page-geometry",
+	Order:   160,
+	Run:     (*analysis).pageGeometry,
+	Summary: "Mixed page sizes or rotations, crop boxes hiding content, pages foreign to the rest of the document.",
+	Evidence: []string{
 		"sizes[]", "oddSizePages[]", "oddPageFromLaterRevision", "foreignPages[]",
 		"foreignPageBetweenOthers", "rotations", "cropPages[]", "croppedRuns",
 		"cropFromLaterRevision",
 	},
-	variants: []variant{
-		{code: "mixed-sizes", severity: report.Info, upTo: report.Low, title: "Mixed page sizes", text: "The pages come in {sizes#size|sizes}; {pages#page differs|pages differ} from the most common size."},
-		{code: "foreign-page", severity: report.Low, upTo: report.Medium, title: "Pages unlike the rest of the document", text: "{pages#page shares|pages share} neither fonts nor page structure with the document's other pages, as a page taken from another file does."},
-		{code: "mixed-rotations", severity: report.Info, title: "Mixed page rotations", text: "The pages use {rotations#rotation|different rotations}."},
-		{code: "crop-hides-content", severity: report.Info, upTo: report.Low, title: "Crop box hides text", text: "On {pages#page|pages} the crop box hides {runs#text run|text runs} that the media box holds."},
+	Variants: []report.VariantDecl{
+		{Code: "mixed-sizes", Severity: report.Info, UpTo: report.Low, Title: "Mixed page sizes", Text: "The pages come in {sizes#size|sizes}; {pages#page differs|pages differ} from the most common size."},
+		{Code: "foreign-page", Severity: report.Low, UpTo: report.Medium, Title: "Pages unlike the rest of the document", Text: "{pages#page shares|pages share} neither fonts nor page structure with the document's other pages, as a page taken from another file does."},
+		{Code: "mixed-rotations", Severity: report.Info, Title: "Mixed page rotations", Text: "The pages use {rotations#rotation|different rotations}."},
+		{Code: "crop-hides-content", Severity: report.Info, UpTo: report.Low, Title: "Crop box hides text", Text: "On {pages#page|pages} the crop box hides {runs#text run|text runs} that the media box holds."},
 	},
 }
 

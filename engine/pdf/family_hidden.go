@@ -15,26 +15,26 @@ import (
 // go generate derives its report constant, catalogue row, English texts and
 // place in the run list from it.
 var hiddenTextFamily = declaration{
-	id:               "hidden-text",
-	order:            100,
-	run:              (*analysis).hiddenText,
-	summary:          "Text a reader cannot see: invisible render mode, background colour, outside the page, microscopic.",
-	contentDependent: true,
-	triageSuppressed: true,
-	evidence: []string{
+	ID:               "hidden-text",
+	Order:            100,
+	Run:              (*analysis).hiddenText,
+	Summary:          "Text a reader cannot see: invisible render mode, background colour, outside the page, microscopic.",
+	ContentDependent: true,
+	TriageSuppressed: true,
+	Evidence: []string{
 		"invisibleRuns", "backgroundColourRuns", "transparentRuns", "outsidePageRuns", "tinyRuns",
 		"clippedRuns", "ocrPages[]", "ocrProducer", "pages[]", "boxes[]", "objects[]", "revisions[]",
 		"cueCategories[]", "cueCounts",
 	},
-	variants: []variant{
-		{code: "invisible", severity: report.Medium, title: "Invisible text", text: "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} drawn in the invisible render mode outside an OCR layer: a reader cannot see them, but text extraction and language models read them."},
-		{code: "background-colour", severity: report.Medium, title: "Text in the colour of its background", text: "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} painted in a colour that does not stand out from what lies beneath {runs?it|them}."},
-		{code: "transparent", severity: report.Medium, title: "Transparent text", text: "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} painted at 10% opacity or less: a reader cannot see {runs?it|them}, but text extraction and language models read {runs?it|them}."},
-		{code: "outside-page", severity: report.Info, title: "Text outside the page", text: "{runs#text run|text runs} on {pages#page|pages} {runs?lies|lie} entirely outside the visible page area (CropBox or MediaBox)."},
-		{code: "tiny", severity: report.Info, title: "Microscopic text", text: "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} drawn smaller than 1 point."},
-		{code: "clipped", severity: report.Info, title: "Text clipped away", text: "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} entirely outside their clipping path, so nothing of them is shown."},
-		{code: "injection", severity: report.High, title: "Hidden text addressed to a language model", text: "Text hidden from a reader on {pages#page|pages} reads as instructions to a language model ({cues#cue|cues} in {categories#category|categories})."},
-		{code: "ocr-layer", severity: report.Info, title: "OCR text layer", text: "{pages#page is a scanned image|pages are scanned images} with an invisible OCR text layer over them, as OCR software writes; this is normal."},
+	Variants: []report.VariantDecl{
+		{Code: "invisible", Severity: report.Medium, Title: "Invisible text", Text: "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} drawn in the invisible render mode outside an OCR layer: a reader cannot see them, but text extraction and language models read them."},
+		{Code: "background-colour", Severity: report.Medium, Title: "Text in the colour of its background", Text: "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} painted in a colour that does not stand out from what lies beneath {runs?it|them}."},
+		{Code: "transparent", Severity: report.Medium, Title: "Transparent text", Text: "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} painted at 10% opacity or less: a reader cannot see {runs?it|them}, but text extraction and language models read {runs?it|them}."},
+		{Code: "outside-page", Severity: report.Info, Title: "Text outside the page", Text: "{runs#text run|text runs} on {pages#page|pages} {runs?lies|lie} entirely outside the visible page area (CropBox or MediaBox)."},
+		{Code: "tiny", Severity: report.Info, Title: "Microscopic text", Text: "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} drawn smaller than 1 point."},
+		{Code: "clipped", Severity: report.Info, Title: "Text clipped away", Text: "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} entirely outside their clipping path, so nothing of them is shown."},
+		{Code: "injection", Severity: report.High, Title: "Hidden text addressed to a language model", Text: "Text hidden from a reader on {pages#page|pages} reads as instructions to a language model ({cues#cue|cues} in {categories#category|categories})."},
+		{Code: "ocr-layer", Severity: report.Info, Title: "OCR text layer", Text: "{pages#page is a scanned image|pages are scanned images} with an invisible OCR text layer over them, as OCR software writes; this is normal."},
 	},
 }
 

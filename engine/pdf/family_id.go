@@ -12,18 +12,18 @@ import (
 // go generate derives its report constant, catalogue row, English texts and
 // place in the run list from it.
 var idInconsistencyFamily = declaration{
-	id:      "id-inconsistency",
-	order:   20,
-	run:     (*analysis).idInconsistency,
-	summary: "The trailer /ID pair disagrees with the revision history.",
-	evidence: []string{
+	ID:      "id-inconsistency",
+	Order:   20,
+	Run:     (*analysis).idInconsistency,
+	Summary: "The trailer /ID pair disagrees with the revision history.",
+	Evidence: []string{
 		"idOriginal", "idCurrent", "trailerCount", "revisions",
 	},
-	variants: []variant{
-		{code: "differs-single-revision", severity: report.Info, title: "Document IDs differ", text: "The two halves of the file identifier differ in a file with a single revision, which usually means a full rewrite by another tool."},
-		{code: "original-changed", severity: report.Medium, title: "Permanent identifier changed", text: "The permanent half of the file identifier changed between revisions ({changes#change|changes} across {trailers#trailer|trailers}), as if revisions of different documents were joined."},
-		{code: "dropped", severity: report.Low, title: "Identifier dropped", text: "An earlier revision carried a file identifier that a later revision removed."},
-		{code: "malformed", severity: report.Low, title: "Malformed identifier", text: "The file identifier is not a pair of strings."},
+	Variants: []report.VariantDecl{
+		{Code: "differs-single-revision", Severity: report.Info, Title: "Document IDs differ", Text: "The two halves of the file identifier differ in a file with a single revision, which usually means a full rewrite by another tool."},
+		{Code: "original-changed", Severity: report.Medium, Title: "Permanent identifier changed", Text: "The permanent half of the file identifier changed between revisions ({changes#change|changes} across {trailers#trailer|trailers}), as if revisions of different documents were joined."},
+		{Code: "dropped", Severity: report.Low, Title: "Identifier dropped", Text: "An earlier revision carried a file identifier that a later revision removed."},
+		{Code: "malformed", Severity: report.Low, Title: "Malformed identifier", Text: "The file identifier is not a pair of strings."},
 	},
 }
 

@@ -13,19 +13,19 @@ import (
 // go generate derives its report constant, catalogue row, English texts and
 // place in the run list from it.
 var embeddedImageAnomaliesFamily = declaration{
-	id:               "embedded-image-anomalies",
-	order:            130,
-	run:              (*analysis).embeddedImageAnomalies,
-	summary:          "Full-page images and images replaced in a later revision.",
-	triageSuppressed: true,
-	evidence: []string{
+	ID:               "embedded-image-anomalies",
+	Order:            130,
+	Run:              (*analysis).embeddedImageAnomalies,
+	Summary:          "Full-page images and images replaced in a later revision.",
+	TriageSuppressed: true,
+	Evidence: []string{
 		"replacedObjects[]", "replacedInRevisions[]", "editedObjects[]", "editorTools[]",
 		"fullPageImagePages[]",
 	},
-	variants: []variant{
-		{code: "replaced", severity: report.Medium, title: "Image replaced in a later revision", text: "{images#image|images} that pages show {images?was|were} overwritten by {revisions#revision|revisions} after the original save."},
-		{code: "editor-metadata", severity: report.Low, title: "Image edited with an editing tool", text: "The metadata of {images#image|images} that pages show names an editing tool."},
-		{code: "full-page-images", severity: report.Info, title: "Full-page images", text: "{pages#page|pages} {pages?consists|consist} of one image covering the page, as a scan or a flattened page does."},
+	Variants: []report.VariantDecl{
+		{Code: "replaced", Severity: report.Medium, Title: "Image replaced in a later revision", Text: "{images#image|images} that pages show {images?was|were} overwritten by {revisions#revision|revisions} after the original save."},
+		{Code: "editor-metadata", Severity: report.Low, Title: "Image edited with an editing tool", Text: "The metadata of {images#image|images} that pages show names an editing tool."},
+		{Code: "full-page-images", Severity: report.Info, Title: "Full-page images", Text: "{pages#page|pages} {pages?consists|consist} of one image covering the page, as a scan or a flattened page does."},
 	},
 }
 

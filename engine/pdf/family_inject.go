@@ -12,21 +12,21 @@ import (
 // go generate derives its report constant, catalogue row, English texts and
 // place in the run list from it.
 var documentInjectionMarkersFamily = declaration{
-	id:               "document-injection-markers",
-	order:            70,
-	run:              (*analysis).injectionMarkers,
-	summary:          "Text addressed to a language model in PDF metadata and annotation carriers.",
-	contentDependent: true,
-	evidence: []string{
+	ID:               "document-injection-markers",
+	Order:            70,
+	Run:              (*analysis).injectionMarkers,
+	Summary:          "Text addressed to a language model in PDF metadata and annotation carriers.",
+	ContentDependent: true,
+	Evidence: []string{
 		"payloadIsUntrusted", "fields[]", "fieldKinds[]", "cues", "techniques", "carrierKinds",
 		"directiveFields", "carriersScanned", "carriersTruncated",
 	},
-	variants: []variant{
-		{code: "hidden-directive", severity: report.High, title: "Hidden instructions for a language model", text: "{fields#metadata or annotation field|metadata or annotation fields} {fields?holds|hold} text addressed to a language model; at least one, in {kind~}, gives it an instruction where a reader does not see it, or hides it by obfuscation ({categories#cue category|cue categories}, {techniques#obfuscation technique|obfuscation techniques})."},
-		{code: "directive", severity: report.Medium, title: "Instructions for a language model", text: "{fields#metadata or annotation field|metadata or annotation fields} {fields?holds|hold} text addressed to a language model; the instructions sit in carriers a reader can open, such as an annotation or an attachment name (first in {kind~}; {categories#cue category|cue categories})."},
-		{code: "cues", severity: report.Low, upTo: report.Medium, title: "Language-model cue words", text: "{fields#metadata or annotation field|metadata or annotation fields} {fields?holds|hold} words aimed at a language model without an instruction a model would follow (first in {kind~}; {categories#cue category|cue categories}, {techniques#obfuscation technique|obfuscation techniques})."},
-		{code: "categories", text: "Cue categories: {categories}."},
-		{code: "techniques", text: "Obfuscation undone: {techniques}."},
+	Variants: []report.VariantDecl{
+		{Code: "hidden-directive", Severity: report.High, Title: "Hidden instructions for a language model", Text: "{fields#metadata or annotation field|metadata or annotation fields} {fields?holds|hold} text addressed to a language model; at least one, in {kind~}, gives it an instruction where a reader does not see it, or hides it by obfuscation ({categories#cue category|cue categories}, {techniques#obfuscation technique|obfuscation techniques})."},
+		{Code: "directive", Severity: report.Medium, Title: "Instructions for a language model", Text: "{fields#metadata or annotation field|metadata or annotation fields} {fields?holds|hold} text addressed to a language model; the instructions sit in carriers a reader can open, such as an annotation or an attachment name (first in {kind~}; {categories#cue category|cue categories})."},
+		{Code: "cues", Severity: report.Low, UpTo: report.Medium, Title: "Language-model cue words", Text: "{fields#metadata or annotation field|metadata or annotation fields} {fields?holds|hold} words aimed at a language model without an instruction a model would follow (first in {kind~}; {categories#cue category|cue categories}, {techniques#obfuscation technique|obfuscation techniques})."},
+		{Code: "categories", Text: "Cue categories: {categories}."},
+		{Code: "techniques", Text: "Obfuscation undone: {techniques}."},
 	},
 }
 

@@ -13,22 +13,22 @@ import (
 // go generate derives its report constant, catalogue row, English texts and
 // place in the run list from it.
 var metadataInconsistencyFamily = declaration{
-	id:      "metadata-inconsistency",
-	order:   90,
-	run:     (*analysis).metadataInconsistency,
-	summary: "Info dictionary and XMP disagree, dates out of order or in the future, editing tools in the XMP history.",
-	evidence: []string{
+	ID:      "metadata-inconsistency",
+	Order:   90,
+	Run:     (*analysis).metadataInconsistency,
+	Summary: "Info dictionary and XMP disagree, dates out of order or in the future, editing tools in the XMP history.",
+	Evidence: []string{
 		"datesOutOfOrder", "futureDates", "infoProducer", "xmpProducer", "dateMismatches",
 		"historyEditors[]", "launderedEditors[]", "launderedRevisions", "changedBetweenRevisions",
 	},
-	variants: []variant{
-		{code: "dates-out-of-order", severity: report.Medium, title: "Modified before created", text: "The modification date is earlier than the creation date."},
-		{code: "future-date", severity: report.Medium, title: "Date in the future", text: "A document date lies after the time of analysis."},
-		{code: "producer-mismatch", severity: report.Low, title: "Info and XMP producers differ", text: "The producer recorded in the Info dictionary differs from the one in the XMP metadata, as happens when one tool updates only one of them."},
-		{code: "date-mismatch", severity: report.Low, title: "Info and XMP dates differ", text: "{fields#date field differs|date fields differ} between the Info dictionary and the XMP metadata by more than {toleranceSeconds#second|seconds}."},
-		{code: "history-editor", severity: report.Low, title: "Editing tool in XMP history", text: "The XMP editing history names {editors#PDF editing tool|PDF editing tools}."},
-		{code: "editor-laundered", severity: report.Medium, title: "Editor's name removed from the metadata", text: "Revision {namedInRevision} named {editors#PDF editing tool|PDF editing tools} as producer or creator, and revision {clearedInRevision} replaced the name with software that is not an editor, as happens when the original producer is written back after an edit."},
-		{code: "history-changed", severity: report.Low, title: "Metadata changed between revisions", text: "{fields#metadata field|metadata fields} (producer, creator, creation date, or a modification date moving backwards) changed between two revisions that add no signature."},
+	Variants: []report.VariantDecl{
+		{Code: "dates-out-of-order", Severity: report.Medium, Title: "Modified before created", Text: "The modification date is earlier than the creation date."},
+		{Code: "future-date", Severity: report.Medium, Title: "Date in the future", Text: "A document date lies after the time of analysis."},
+		{Code: "producer-mismatch", Severity: report.Low, Title: "Info and XMP producers differ", Text: "The producer recorded in the Info dictionary differs from the one in the XMP metadata, as happens when one tool updates only one of them."},
+		{Code: "date-mismatch", Severity: report.Low, Title: "Info and XMP dates differ", Text: "{fields#date field differs|date fields differ} between the Info dictionary and the XMP metadata by more than {toleranceSeconds#second|seconds}."},
+		{Code: "history-editor", Severity: report.Low, Title: "Editing tool in XMP history", Text: "The XMP editing history names {editors#PDF editing tool|PDF editing tools}."},
+		{Code: "editor-laundered", Severity: report.Medium, Title: "Editor's name removed from the metadata", Text: "Revision {namedInRevision} named {editors#PDF editing tool|PDF editing tools} as producer or creator, and revision {clearedInRevision} replaced the name with software that is not an editor, as happens when the original producer is written back after an edit."},
+		{Code: "history-changed", Severity: report.Low, Title: "Metadata changed between revisions", Text: "{fields#metadata field|metadata fields} (producer, creator, creation date, or a modification date moving backwards) changed between two revisions that add no signature."},
 	},
 }
 

@@ -14,19 +14,19 @@ import (
 // go generate derives its report constant, catalogue row, English texts and
 // place in the run list from it.
 var numericEditsFamily = declaration{
-	id:               "numeric-edits",
-	order:            140,
-	run:              (*analysis).numericEdits,
-	summary:          "Digits changed between revisions in overwritten content; figures written unlike the page's other text objects.",
-	contentDependent: true,
-	triageSuppressed: true,
-	evidence: []string{
+	ID:               "numeric-edits",
+	Order:            140,
+	Run:              (*analysis).numericEdits,
+	Summary:          "Digits changed between revisions in overwritten content; figures written unlike the page's other text objects.",
+	ContentDependent: true,
+	TriageSuppressed: true,
+	Evidence: []string{
 		"sequences", "digits", "values[]", "pages[]", "boxes[]", "revisions[]", "usualPatterns[]",
 		"oddPatterns[]", "patternPages[]", "patternBoxes[]", "payloadIsUntrusted",
 	},
-	variants: []variant{
-		{code: "text-pattern", severity: report.Low, title: "Figures written unlike their neighbours", text: "On {pages#page|pages}, {runs#figure is|figures are} written with text operators that break the pattern the rest of the page's text follows, as when a figure is typed in by another tool."},
-		{code: "digits-changed", severity: report.High, title: "Digits changed by a later revision", text: "Revisions after the original save rewrote the content of {pages#page|pages} and changed {sequences#digit sequence|digit sequences} ({digits#digit|digits}) at the same positions."},
+	Variants: []report.VariantDecl{
+		{Code: "text-pattern", Severity: report.Low, Title: "Figures written unlike their neighbours", Text: "On {pages#page|pages}, {runs#figure is|figures are} written with text operators that break the pattern the rest of the page's text follows, as when a figure is typed in by another tool."},
+		{Code: "digits-changed", Severity: report.High, Title: "Digits changed by a later revision", Text: "Revisions after the original save rewrote the content of {pages#page|pages} and changed {sequences#digit sequence|digit sequences} ({digits#digit|digits}) at the same positions."},
 	},
 }
 

@@ -12,21 +12,21 @@ import (
 // go generate derives its report constant, catalogue row, English texts and
 // place in the run list from it.
 var contentOverlayFamily = declaration{
-	id:               "content-overlay",
-	order:            110,
-	run:              (*analysis).contentOverlay,
-	summary:          "Opaque boxes or images painted over text, with new text on top.",
-	contentDependent: true,
-	triageSuppressed: true,
-	evidence: []string{
+	ID:               "content-overlay",
+	Order:            110,
+	Run:              (*analysis).contentOverlay,
+	Summary:          "Opaque boxes or images painted over text, with new text on top.",
+	ContentDependent: true,
+	TriageSuppressed: true,
+	Evidence: []string{
 		"retypedLaterRevision", "retyped", "whiteout", "retypedRuns", "coveredGlyphs", "pages[]",
 		"boxes[]", "objects[]", "revisions[]", "cueCategories[]",
 	},
-	variants: []variant{
-		{code: "injection", severity: report.High, title: "Covered text addressed to a language model", text: "Text covered by boxes on {pages#page|pages} reads as instructions to a language model ({cues#cue|cues} in {categories#category|categories})."},
-		{code: "retyped-later-revision", severity: report.High, title: "Text covered and retyped in a later revision", text: "On {pages#page|pages}, {overlays#opaque box or image|opaque boxes or images} {overlays?covers|cover} existing text and new text is drawn on top, written by a revision after the original save."},
-		{code: "retyped", severity: report.Medium, title: "Text covered and retyped", text: "On {pages#page|pages}, {overlays#opaque light box or image|opaque light boxes or images} {overlays?covers|cover} existing text and new text is drawn on top: the white-out-and-retype edit."},
-		{code: "whiteout", severity: report.Low, title: "Text covered by an opaque box", text: "On {pages#page|pages}, {overlays#opaque light box is|opaque light boxes are} painted over text that is still in the file."},
+	Variants: []report.VariantDecl{
+		{Code: "injection", Severity: report.High, Title: "Covered text addressed to a language model", Text: "Text covered by boxes on {pages#page|pages} reads as instructions to a language model ({cues#cue|cues} in {categories#category|categories})."},
+		{Code: "retyped-later-revision", Severity: report.High, Title: "Text covered and retyped in a later revision", Text: "On {pages#page|pages}, {overlays#opaque box or image|opaque boxes or images} {overlays?covers|cover} existing text and new text is drawn on top, written by a revision after the original save."},
+		{Code: "retyped", Severity: report.Medium, Title: "Text covered and retyped", Text: "On {pages#page|pages}, {overlays#opaque light box or image|opaque light boxes or images} {overlays?covers|cover} existing text and new text is drawn on top: the white-out-and-retype edit."},
+		{Code: "whiteout", Severity: report.Low, Title: "Text covered by an opaque box", Text: "On {pages#page|pages}, {overlays#opaque light box is|opaque light boxes are} painted over text that is still in the file."},
 	},
 }
 

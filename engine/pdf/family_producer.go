@@ -9,21 +9,21 @@ import (
 // go generate derives its report constant, catalogue row, English texts and
 // place in the run list from it.
 var producerFingerprintFamily = declaration{
-	id:      "producer-fingerprint",
-	order:   10,
-	run:     (*analysis).producerFingerprint,
-	summary: "The software that wrote the file, with PDF editors singled out.",
-	evidence: []string{
+	ID:      "producer-fingerprint",
+	Order:   10,
+	Run:     (*analysis).producerFingerprint,
+	Summary: "The software that wrote the file, with PDF editors singled out.",
+	Evidence: []string{
 		"tools[]", "editorTools[]", "origin", "producer", "creator", "revisions",
 		"fullPageImagePages[]", "documentPages[]", "writer", "rewriter",
 	},
-	variants: []variant{
-		{code: "editor-single-save", severity: report.Low, title: "Saved by a PDF editor", text: "The file was written by {editors#PDF editing tool|PDF editing tools} and has a single revision."},
-		{code: "editor-resaved", severity: report.Medium, title: "Re-saved by a PDF editor", text: "The file was written by {editors#PDF editing tool|PDF editing tools} across {revisions#revision|revisions}."},
-		{code: "editor-full-page-image", severity: report.Low, upTo: report.Medium, title: "PDF editor with full-page images", text: "The file was written by {editors#PDF editing tool|PDF editing tools} and {pages#page consists|pages consist} of a full-page image, a common trace of an edited scan."},
-		{code: "drawing-tool-document", severity: report.Medium, title: "Text document written by a drawing tool", text: "The file was last written by {tool}, a drawing application, yet page {page} reads as a text document of figures (many lines, a column of amounts): the trace of a PDF imported into the drawing tool, edited and exported again."},
-		{code: "writer-mismatch", severity: report.Low, title: "Rewritten by another program", text: "The producer names {writer}, but the file's header and layout are those of {rewriter}: the file was rewritten by a PDF library after {writer} made it."},
-		{code: "authoring-note", text: "The producing software is classed as authoring software; the editing tool appears elsewhere in the metadata."},
+	Variants: []report.VariantDecl{
+		{Code: "editor-single-save", Severity: report.Low, Title: "Saved by a PDF editor", Text: "The file was written by {editors#PDF editing tool|PDF editing tools} and has a single revision."},
+		{Code: "editor-resaved", Severity: report.Medium, Title: "Re-saved by a PDF editor", Text: "The file was written by {editors#PDF editing tool|PDF editing tools} across {revisions#revision|revisions}."},
+		{Code: "editor-full-page-image", Severity: report.Low, UpTo: report.Medium, Title: "PDF editor with full-page images", Text: "The file was written by {editors#PDF editing tool|PDF editing tools} and {pages#page consists|pages consist} of a full-page image, a common trace of an edited scan."},
+		{Code: "drawing-tool-document", Severity: report.Medium, Title: "Text document written by a drawing tool", Text: "The file was last written by {tool}, a drawing application, yet page {page} reads as a text document of figures (many lines, a column of amounts): the trace of a PDF imported into the drawing tool, edited and exported again."},
+		{Code: "writer-mismatch", Severity: report.Low, Title: "Rewritten by another program", Text: "The producer names {writer}, but the file's header and layout are those of {rewriter}: the file was rewritten by a PDF library after {writer} made it."},
+		{Code: "authoring-note", Text: "The producing software is classed as authoring software; the editing tool appears elsewhere in the metadata."},
 	},
 }
 

@@ -17,20 +17,20 @@ import (
 // go generate derives its report constant, catalogue row, English texts and
 // place in the run list from it.
 var redactionExposureFamily = declaration{
-	id:               "redaction-exposure",
-	order:            60,
-	run:              (*analysis).redactionExposure,
-	summary:          "Text still present under redaction boxes.",
-	contentDependent: true,
-	triageSuppressed: true,
-	evidence: []string{
+	ID:               "redaction-exposure",
+	Order:            60,
+	Run:              (*analysis).redactionExposure,
+	Summary:          "Text still present under redaction boxes.",
+	ContentDependent: true,
+	TriageSuppressed: true,
+	Evidence: []string{
 		"pages[]", "boxes[]", "objects[]", "charactersUnder", "hatchedBoxes", "redactAnnotations",
 		"blackHighlights", "annotationPages[]", "annotationObjects[]",
 	},
-	variants: []variant{
-		{code: "text-under-box", severity: report.High, title: "Text still present under redaction boxes", text: "{boxes#dark box|dark boxes} on {pages#page|pages} {boxes?is|are} drawn over text that is still in the file ({characters#character|characters} under them): the redaction can be undone by copying the text."},
-		{code: "unapplied-redact", severity: report.Medium, title: "Redaction marks never applied", text: "{annotations#redaction annotation marks|redaction annotations mark} content for removal but {annotations?was|were} never applied; the content under them is still present."},
-		{code: "black-highlight", severity: report.Medium, title: "Black highlights over text", text: "{annotations#opaque dark highlight annotation covers|opaque dark highlight annotations cover} text that is still present under them."},
+	Variants: []report.VariantDecl{
+		{Code: "text-under-box", Severity: report.High, Title: "Text still present under redaction boxes", Text: "{boxes#dark box|dark boxes} on {pages#page|pages} {boxes?is|are} drawn over text that is still in the file ({characters#character|characters} under them): the redaction can be undone by copying the text."},
+		{Code: "unapplied-redact", Severity: report.Medium, Title: "Redaction marks never applied", Text: "{annotations#redaction annotation marks|redaction annotations mark} content for removal but {annotations?was|were} never applied; the content under them is still present."},
+		{Code: "black-highlight", Severity: report.Medium, Title: "Black highlights over text", Text: "{annotations#opaque dark highlight annotation covers|opaque dark highlight annotations cover} text that is still present under them."},
 	},
 }
 

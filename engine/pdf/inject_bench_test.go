@@ -47,7 +47,7 @@ func BenchmarkInjectionShare(b *testing.B) {
 		}
 	}
 	with := families
-	without := slices.DeleteFunc(slices.Clone(families), func(f *declaration) bool { return f.id == report.FamilyDocumentInjectionMarkers })
+	without := slices.DeleteFunc(slices.Clone(families), func(f *declaration) bool { return f.ID == report.FamilyDocumentInjectionMarkers })
 	defer func() { families = with }()
 	sweep := func(list []*declaration) time.Duration {
 		families = list

@@ -89,11 +89,11 @@ func (d *Document) Analyze(ctx context.Context, opt Options) (*report.Report, er
 		if ctx.Err() != nil {
 			return nil, ErrDeadline
 		}
-		if a.skipped(fam.id) {
+		if a.skipped(fam.ID) {
 			continue
 		}
-		fn := fam.run
-		a.safe(string(fam.id), func() {
+		fn := fam.Run
+		a.safe(string(fam.ID), func() {
 			if fd := fn(a); fd != nil {
 				a.r.Add(*fd)
 			}

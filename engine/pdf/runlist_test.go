@@ -16,16 +16,16 @@ func TestRunListMatchesCatalogue(t *testing.T) {
 	elsewhere := map[report.FamilyID]bool{report.FamilyStructureWarnings: true, report.FamilyIssuerMismatch: true}
 	run := map[report.FamilyID]int{}
 	for _, fam := range families {
-		run[fam.id]++
-		row, ok := report.LookupFamily(fam.id)
+		run[fam.ID]++
+		row, ok := report.LookupFamily(fam.ID)
 		switch {
 		case !ok:
-			t.Errorf("%s runs but has no catalogue row", fam.id)
-		case row.Media != report.MediaPDF || elsewhere[fam.id]:
-			t.Errorf("%s runs in the PDF list but is catalogued for %q", fam.id, row.Media)
+			t.Errorf("%s runs but has no catalogue row", fam.ID)
+		case row.Media != report.MediaPDF || elsewhere[fam.ID]:
+			t.Errorf("%s runs in the PDF list but is catalogued for %q", fam.ID, row.Media)
 		}
-		if run[fam.id] > 1 {
-			t.Errorf("%s runs twice", fam.id)
+		if run[fam.ID] > 1 {
+			t.Errorf("%s runs twice", fam.ID)
 		}
 	}
 	for _, row := range report.Families() {

@@ -47,8 +47,8 @@ func BenchmarkSignatures(b *testing.B) {
 			a := benchAnalysis(b, data, header)
 			a.walkContent()
 			for _, fam := range families {
-				if !strings.HasPrefix(string(fam.id), "signature-") {
-					fam.run(a)
+				if !strings.HasPrefix(string(fam.ID), "signature-") {
+					fam.Run(a)
 				}
 			}
 			sig += timeSignatures(a)

@@ -10,16 +10,16 @@ import (
 // go generate derives its report constant, catalogue row, English texts and
 // place in the run list from it.
 var incrementalUpdatesFamily = declaration{
-	id:      "incremental-updates",
-	order:   30,
-	run:     (*analysis).incrementalUpdates,
-	summary: "Revisions appended after the original save, with what each one wrote and overwrote.",
-	evidence: []string{
+	ID:      "incremental-updates",
+	Order:   30,
+	Run:     (*analysis).incrementalUpdates,
+	Summary: "Revisions appended after the original save, with what each one wrote and overwrote.",
+	Evidence: []string{
 		"revisions", "contentRevisions", "changedPerRevision[]",
 	},
-	variants: []variant{
-		{code: "appended", severity: report.Low, title: "Revisions appended", text: "{appended#revision was|revisions were} appended after the original save; none of them rewrote page content, pages or images."},
-		{code: "content-touched", severity: report.Medium, title: "Content changed after the original save", text: "{appended#revision was|revisions were} appended after the original save; {contentRevisions} of them wrote page content, pages or page images."},
+	Variants: []report.VariantDecl{
+		{Code: "appended", Severity: report.Low, Title: "Revisions appended", Text: "{appended#revision was|revisions were} appended after the original save; none of them rewrote page content, pages or images."},
+		{Code: "content-touched", Severity: report.Medium, Title: "Content changed after the original save", Text: "{appended#revision was|revisions were} appended after the original save; {contentRevisions} of them wrote page content, pages or page images."},
 	},
 }
 
@@ -27,25 +27,25 @@ var incrementalUpdatesFamily = declaration{
 // go generate derives its report constant, catalogue row, English texts and
 // place in the run list from it.
 var signatureCoverageFamily = declaration{
-	id:      "signature-coverage",
-	order:   40,
-	run:     (*analysis).signatureCoverage,
-	summary: "What each signature's byte range covers and what was appended after it.",
-	evidence: []string{
+	ID:      "signature-coverage",
+	Order:   40,
+	Run:     (*analysis).signatureCoverage,
+	Summary: "What each signature's byte range covers and what was appended after it.",
+	Evidence: []string{
 		"signatureCount", "timestampCount", "usageRightsCount", "certified", "dss",
 		"emptySignatureFields", "emptySignatureValues", "unsignedRevisions", "contentRevisionsAfter",
 		"orphanSignatureValues", "inventoryTruncated", "revisions", "signatures[]",
 		"removedSignatures[]",
 	},
-	variants: []variant{
-		{code: "signature-removed", severity: report.High, title: "Signature removed", text: "{removed#signature|signatures} attached in an earlier revision {removed?is|are} no longer attached to the document."},
-		{code: "range-anomaly", severity: report.High, title: "Signature byte range anomaly", text: "{signatures#signature has|signatures have} a byte range that does not cover {signatures?its|their} revision exactly: {anomalies}."},
-		{code: "content-after-signing", severity: report.High, title: "Content changed after signing", text: "{revisions#revision|revisions} appended after a signature changed page content, pages or page images."},
-		{code: "unsigned-changes", severity: report.Low, title: "Unsigned changes after the last signature", text: "{revisions#revision|revisions} appended after the last signature {revisions?is|are} covered by no signature and {revisions?changes|change} more than validation data and metadata."},
-		{code: "usage-rights-anomaly", severity: report.Low, title: "Usage-rights signature no longer covers the file", text: "{signatures#usage-rights signature|usage-rights signatures}, which enable viewer features and vouch for no content, have a byte range that does not cover their revision exactly."},
-		{code: "placeholder-values", severity: report.Low, title: "Signature fields look signed but are not", text: "{values#signature value carries|signature values carry} no signature bytes (no /Contents, or only zero bytes): the fields state signer details but nothing was signed."},
-		{code: "unsigned-fields", severity: report.Info, title: "Unsigned signature fields", text: "{fields#signature field carries|signature fields carry} no signature value: the document is not signed."},
-		{code: "intact", severity: report.Info, title: "Signatures cover their revisions", text: "Signatures and document timestamps cover their revisions ({signatures#signature|signatures}, {timestamps#timestamp|timestamps}); anything appended after them is validation data, metadata or covered by a later signature. Signatures were not validated cryptographically."},
+	Variants: []report.VariantDecl{
+		{Code: "signature-removed", Severity: report.High, Title: "Signature removed", Text: "{removed#signature|signatures} attached in an earlier revision {removed?is|are} no longer attached to the document."},
+		{Code: "range-anomaly", Severity: report.High, Title: "Signature byte range anomaly", Text: "{signatures#signature has|signatures have} a byte range that does not cover {signatures?its|their} revision exactly: {anomalies}."},
+		{Code: "content-after-signing", Severity: report.High, Title: "Content changed after signing", Text: "{revisions#revision|revisions} appended after a signature changed page content, pages or page images."},
+		{Code: "unsigned-changes", Severity: report.Low, Title: "Unsigned changes after the last signature", Text: "{revisions#revision|revisions} appended after the last signature {revisions?is|are} covered by no signature and {revisions?changes|change} more than validation data and metadata."},
+		{Code: "usage-rights-anomaly", Severity: report.Low, Title: "Usage-rights signature no longer covers the file", Text: "{signatures#usage-rights signature|usage-rights signatures}, which enable viewer features and vouch for no content, have a byte range that does not cover their revision exactly."},
+		{Code: "placeholder-values", Severity: report.Low, Title: "Signature fields look signed but are not", Text: "{values#signature value carries|signature values carry} no signature bytes (no /Contents, or only zero bytes): the fields state signer details but nothing was signed."},
+		{Code: "unsigned-fields", Severity: report.Info, Title: "Unsigned signature fields", Text: "{fields#signature field carries|signature fields carry} no signature value: the document is not signed."},
+		{Code: "intact", Severity: report.Info, Title: "Signatures cover their revisions", Text: "Signatures and document timestamps cover their revisions ({signatures#signature|signatures}, {timestamps#timestamp|timestamps}); anything appended after them is validation data, metadata or covered by a later signature. Signatures were not validated cryptographically."},
 	},
 }
 
@@ -53,21 +53,21 @@ var signatureCoverageFamily = declaration{
 // go generate derives its report constant, catalogue row, English texts and
 // place in the run list from it.
 var signaturePermissionsFamily = declaration{
-	id:               "signature-permissions",
-	order:            50,
-	run:              (*analysis).signaturePermissions,
-	summary:          "Revisions after a certification signature assessed against its DocMDP permissions.",
-	triageSuppressed: true,
-	evidence: []string{
+	ID:               "signature-permissions",
+	Order:            50,
+	Run:              (*analysis).signaturePermissions,
+	Summary:          "Revisions after a certification signature assessed against its DocMDP permissions.",
+	TriageSuppressed: true,
+	Evidence: []string{
 		"assessment", "p", "certificationObject", "certifiedRevision", "firstBreakRevision",
 		"revisionsAssessed[]", "lockPermissionBreaks", "lockedFieldChanges[]",
 	},
-	variants: []variant{
-		{code: "certification-broken", severity: report.High, title: "Certification permissions broken", text: "{broken} of the {assessed#revision|revisions} appended after the certification signature made changes its permissions (P={p}) do not allow."},
-		{code: "lock-permissions-broken", severity: report.Medium, title: "Changes forbidden by a signature's field lock", text: "{signatures#approval signature locks|approval signatures lock} the document at permission level P={p} through {signatures?its|their} field lock, and {revisions#revision|revisions} appended after {signatures?it|them} made changes that level does not allow (form filling included when P=1)."},
-		{code: "locked-field-changed", severity: report.High, title: "Locked form field changed", text: "{fields#form field|form fields} locked by a signature {fields?was|were} changed by a later revision ({changes#change|changes})."},
-		{code: "unclassified-changes", severity: report.Medium, title: "Changes after certification not classified", text: "{opaque} of the {assessed#revision|revisions} appended after the certification signature changed objects this analysis cannot classify, so whether its permissions (P={p}) allow them is unknown."},
-		{code: "permitted", severity: report.Info, title: "Certified document within its permissions", text: "The document is certified (P={p}); the {assessed#revision|revisions} appended after the certification made only changes it permits."},
+	Variants: []report.VariantDecl{
+		{Code: "certification-broken", Severity: report.High, Title: "Certification permissions broken", Text: "{broken} of the {assessed#revision|revisions} appended after the certification signature made changes its permissions (P={p}) do not allow."},
+		{Code: "lock-permissions-broken", Severity: report.Medium, Title: "Changes forbidden by a signature's field lock", Text: "{signatures#approval signature locks|approval signatures lock} the document at permission level P={p} through {signatures?its|their} field lock, and {revisions#revision|revisions} appended after {signatures?it|them} made changes that level does not allow (form filling included when P=1)."},
+		{Code: "locked-field-changed", Severity: report.High, Title: "Locked form field changed", Text: "{fields#form field|form fields} locked by a signature {fields?was|were} changed by a later revision ({changes#change|changes})."},
+		{Code: "unclassified-changes", Severity: report.Medium, Title: "Changes after certification not classified", Text: "{opaque} of the {assessed#revision|revisions} appended after the certification signature changed objects this analysis cannot classify, so whether its permissions (P={p}) allow them is unknown."},
+		{Code: "permitted", Severity: report.Info, Title: "Certified document within its permissions", Text: "The document is certified (P={p}); the {assessed#revision|revisions} appended after the certification made only changes it permits."},
 	},
 }
 

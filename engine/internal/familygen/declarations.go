@@ -18,13 +18,17 @@ type family struct {
 	varName, id, summary               string
 	order                              int
 	contentDependent, triageSuppressed bool
+	hasRun                             bool
+	evidence                           []string
 	variants                           []variant
 	pos                                string
 }
 
 type variant struct {
 	code, title, text string
-	message           bool // a message (it states a severity), not a note
+	// severity and upTo name report's severity constants (Low, Medium
+	// ...); a note has neither.
+	severity, upTo string
 }
 
 // readDeclarations parses the package in dir and returns its family
@@ -77,6 +81,11 @@ func readDeclarations(dir string) ([]family, error) {
 		return nil, fmt.Errorf("no family declarations in %s", dir)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].order < out[j].order })
+	for _, f := range out[1:] {
+		if f.hasRun != out[0].hasRun {
+			return nil, fmt.Errorf("%s: in one package either every family names its analyser (Run) or none does", f.pos)
+		}
+	}
 	seen := map[string]string{}
 	for i, f := range out {
 		if i > 0 && out[i-1].order == f.order {
@@ -97,21 +106,23 @@ func readFamily(fset *token.FileSet, lit *ast.CompositeLit) (family, error) {
 	}
 	err := eachField(lit, func(key string, v ast.Expr) (err error) {
 		switch key {
-		case "id":
+		case "ID":
 			fam.id, err = stringOf(v)
-		case "summary":
+		case "Summary":
 			fam.summary, err = stringOf(v)
-		case "order":
+		case "Order":
 			fam.order, err = intOf(v)
-		case "contentDependent":
+		case "ContentDependent":
 			fam.contentDependent, err = boolOf(v)
-		case "triageSuppressed":
+		case "TriageSuppressed":
 			fam.triageSuppressed, err = boolOf(v)
-		case "variants":
+		case "Evidence":
+			fam.evidence, err = stringsOf(v)
+		case "Variants":
 			fam.variants, err = readVariants(v)
-		case "run", "evidence":
-			// the run list takes the declaration itself; evidence is
-			// checked by engine/pdf's tests, not generated
+		case "Run":
+			// the run list takes the declaration itself
+			fam.hasRun = true
 		default:
 			return fmt.Errorf("familygen does not know the field %s", key)
 		}
@@ -147,15 +158,16 @@ func readVariants(e ast.Expr) ([]variant, error) {
 		var v variant
 		err := eachField(vl, func(key string, e ast.Expr) (err error) {
 			switch key {
-			case "code":
+			case "Code":
 				v.code, err = stringOf(e)
-			case "title":
+			case "Title":
 				v.title, err = stringOf(e)
-			case "text":
+			case "Text":
 				v.text, err = stringOf(e)
-			case "severity":
-				v.message = true
-			case "upTo":
+			case "Severity":
+				v.severity, err = severityOf(e)
+			case "UpTo":
+				v.upTo, err = severityOf(e)
 			default:
 				err = fmt.Errorf("unknown variant field %s", key)
 			}
@@ -167,10 +179,12 @@ func readVariants(e ast.Expr) ([]variant, error) {
 		switch {
 		case v.code == "" || v.text == "":
 			return nil, fmt.Errorf("a variant needs a code and a text")
-		case v.message && v.title == "":
+		case v.severity != "" && v.title == "":
 			return nil, fmt.Errorf("variant %s states a severity but has no title", v.code)
-		case !v.message && v.title != "":
-			return nil, fmt.Errorf("variant %s has a title but no severity (a note has neither)", v.code)
+		case v.severity == "" && (v.title != "" || v.upTo != ""):
+			return nil, fmt.Errorf("variant %s has a title or upTo but no severity (a note has neither)", v.code)
+		case v.upTo != "" && severityRank[v.upTo] <= severityRank[v.severity]:
+			return nil, fmt.Errorf("variant %s: UpTo %s is not above %s", v.code, v.upTo, v.severity)
 		}
 		out = append(out, v)
 	}
@@ -215,6 +229,38 @@ func intOf(e ast.Expr) (int, error) {
 		return 0, fmt.Errorf("integer out of range")
 	}
 	return int(n), nil
+}
+
+// severityRank orders report's severity constants.
+var severityRank = map[string]int{"Info": 0, "Low": 1, "Medium": 2, "High": 3}
+
+// severityOf reads report.Low and the like.
+func severityOf(e ast.Expr) (string, error) {
+	sel, ok := e.(*ast.SelectorExpr)
+	if !ok || !isIdent(sel.X, "report") {
+		return "", fmt.Errorf("want report.Info, report.Low, report.Medium or report.High")
+	}
+	if _, ok := severityRank[sel.Sel.Name]; !ok {
+		return "", fmt.Errorf("%s is not a severity", sel.Sel.Name)
+	}
+	return sel.Sel.Name, nil
+}
+
+// stringsOf reads a []string literal of constants.
+func stringsOf(e ast.Expr) ([]string, error) {
+	lit, ok := e.(*ast.CompositeLit)
+	if !ok {
+		return nil, fmt.Errorf("want a []string literal")
+	}
+	var out []string
+	for _, elt := range lit.Elts {
+		s, err := stringOf(elt)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
 }
 
 func boolOf(e ast.Expr) (bool, error) {

@@ -1,12 +1,13 @@
 // Command familygen derives what the rest of the engine needs to know of the
-// PDF signal families from their declarations in engine/pdf (one
-// `var xFamily = declaration{...}` in each family file): the FamilyID
-// constants, the catalogue rows and the English texts in package report,
-// and the run list in package pdf. A family is then written in one place;
-// engine/report keeps no import of engine/pdf.
+// signal families from their declarations (report.Declaration): one
+// `var xFamily = declaration{...}` beside each analyser in engine/pdf,
+// engine/office and engine/image. It writes the FamilyID constants, the
+// catalogue rows, the English texts and the declared severities and evidence
+// keys into package report, and the run list of each package whose
+// declarations name their analysers. A family is then written in one place,
+// and engine/report keeps no import of the packages that analyse.
 //
-// It runs from engine/pdf (go generate ./engine/pdf) and writes
-// runlist_gen.go there and ../report/families_pdf_gen.go.
+// It runs from engine/report (go generate ./engine/report).
 package main
 
 import (
@@ -16,27 +17,59 @@ import (
 	"path/filepath"
 )
 
-// The generated files, relative to engine/pdf.
-const (
-	runListFile = "runlist_gen.go"
-	reportFile  = "../report/families_pdf_gen.go"
-)
+// medium is one package of declarations: where it is, the report media
+// constant of its families and the name of its rows in package report.
+type medium struct {
+	dir, media, rows string
+}
+
+// media are the declaring packages, relative to engine/report, in
+// catalogue order.
+var media = []medium{
+	{"../pdf", "MediaPDF", "pdfFamilies"},
+	{"../office", "MediaOffice", "officeFamilies"},
+	{"../image", "MediaImage", "imageFamilies"},
+}
+
+// reportFile is the generated file of package report.
+const reportFile = "families_gen.go"
 
 func main() {
 	log.SetFlags(0)
 	log.SetPrefix("familygen: ")
-	decls, err := readDeclarations(".")
-	if err != nil {
-		log.Fatal(err)
-	}
-	out, err := generate(decls)
+	out, n, err := run(".")
 	if err != nil {
 		log.Fatal(err)
 	}
 	for name, src := range out {
-		if err := os.WriteFile(filepath.FromSlash(name), src, 0o644); err != nil {
+		if err := os.WriteFile(name, src, 0o644); err != nil {
 			log.Fatal(err)
 		}
 	}
-	fmt.Printf("familygen: %d PDF families\n", len(decls))
+	fmt.Printf("familygen: %d families\n", n)
+}
+
+// run reads every declaring package, with reportDir the path of
+// engine/report, and returns the generated files by path and the number of
+// families.
+func run(reportDir string) (map[string][]byte, int, error) {
+	var all [][]family
+	n := 0
+	for _, m := range media {
+		decls, err := readDeclarations(filepath.Join(reportDir, filepath.FromSlash(m.dir)))
+		if err != nil {
+			return nil, 0, err
+		}
+		all = append(all, decls)
+		n += len(decls)
+	}
+	gen, err := generate(all)
+	if err != nil {
+		return nil, 0, err
+	}
+	out := map[string][]byte{}
+	for name, src := range gen {
+		out[filepath.Join(reportDir, filepath.FromSlash(name))] = src
+	}
+	return out, n, nil
 }
