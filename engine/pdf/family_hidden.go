@@ -170,11 +170,16 @@ func indistinct(a, b paint.Color) bool {
 	if !a.Known || !b.Known {
 		return false
 	}
+	// The channel test first: it is a few comparisons and fails for most
+	// pairs, where the luminances cost four powers.
+	if !hueClose(a, b) {
+		return false
+	}
 	la, lb := relLuminance(a), relLuminance(b)
 	if la < lb {
 		la, lb = lb, la
 	}
-	return (la+0.05)/(lb+0.05) < minContrast && hueClose(a, b)
+	return (la+0.05)/(lb+0.05) < minContrast
 }
 
 // hueClose keeps two colours of equal luminance but different hue (red on
