@@ -243,7 +243,9 @@ func onEarlierText(r *paint.TextRun, pg *paint.Page) bool {
 		if o.Seq >= r.Seq {
 			break
 		}
-		if visible(o) && o.Size >= 0.9*r.Size && !o.Fill.Same(r.Fill) && inkRun(o) && covered(r.Box, o.Box, textBackdropCover) {
+		// Position first: it rules out almost every run, and inkRun walks
+		// the glyphs.
+		if covered(r.Box, o.Box, textBackdropCover) && visible(o) && o.Size >= 0.9*r.Size && !o.Fill.Same(r.Fill) && inkRun(o) {
 			return true
 		}
 	}
@@ -256,7 +258,7 @@ func shownElsewhere(r *paint.TextRun, pg *paint.Page) bool {
 	t := strings.TrimSpace(r.Text)
 	for i := range pg.Text {
 		o := &pg.Text[i]
-		if o != r && visible(o) && !o.Fill.Same(r.Fill) && strings.TrimSpace(o.Text) == t && covered(r.Box, o.Box, 0.5) {
+		if o != r && covered(r.Box, o.Box, 0.5) && visible(o) && !o.Fill.Same(r.Fill) && strings.TrimSpace(o.Text) == t {
 			return true
 		}
 	}
