@@ -62,6 +62,36 @@ const chunkGap = 0.3
 // forChunks calls fn with the text of each piece of a run, split at
 // spaces and at gaps wider than chunkGap font sizes.
 func forChunks(r *paint.TextRun, fn func(string)) {
+	if textOfGlyphs(r) {
+		// A chunk is then a slice of the run's text: no copy.
+		start, end := 0, 0
+		flush := func() {
+			if t := strings.TrimSpace(r.Text[start:end]); t != "" {
+				fn(t)
+			}
+			start = end
+		}
+		gap := chunkGap * r.Size
+		for i, g := range r.Glyphs {
+			if i > 0 && g.Box.X0-r.Glyphs[i-1].Box.X1 > gap {
+				flush()
+			}
+			if strings.TrimSpace(g.Text) == "" {
+				flush()
+				end += len(g.Text)
+				start = end
+				continue
+			}
+			end += len(g.Text)
+		}
+		flush()
+		return
+	}
+	chunksByCopy(r, fn)
+}
+
+// chunksByCopy is forChunks for a run whose text is not its glyphs'.
+func chunksByCopy(r *paint.TextRun, fn func(string)) {
 	var b strings.Builder
 	flush := func() {
 		if t := strings.TrimSpace(b.String()); t != "" {
@@ -81,6 +111,19 @@ func forChunks(r *paint.TextRun, fn func(string)) {
 		b.WriteString(g.Text)
 	}
 	flush()
+}
+
+// textOfGlyphs reports a run whose text is its glyphs' texts end to end
+// (the run's text is capped, and a capped run may skip a glyph).
+func textOfGlyphs(r *paint.TextRun) bool {
+	pos := 0
+	for _, g := range r.Glyphs {
+		if !strings.HasPrefix(r.Text[pos:], g.Text) {
+			return false
+		}
+		pos += len(g.Text)
+	}
+	return true
 }
 
 type figureUse struct {

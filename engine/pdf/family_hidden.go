@@ -197,11 +197,16 @@ func indistinct(a, b paint.Color) bool {
 	if !a.Known || !b.Known {
 		return false
 	}
+	// The channel test first: it is a few comparisons and fails for most
+	// pairs, where the luminances cost four powers.
+	if !hueClose(a, b) {
+		return false
+	}
 	la, lb := relLuminance(a), relLuminance(b)
 	if la < lb {
 		la, lb = lb, la
 	}
-	return (la+0.05)/(lb+0.05) < minContrast && hueClose(a, b)
+	return (la+0.05)/(lb+0.05) < minContrast
 }
 
 // hueClose keeps two colours of equal luminance but different hue (red on
@@ -265,7 +270,9 @@ func onEarlierText(r *paint.TextRun, pg *paint.Page) bool {
 		if o.Seq >= r.Seq {
 			break
 		}
-		if visible(o) && o.Size >= 0.9*r.Size && !o.Fill.Same(r.Fill) && inkRun(o) && covered(r.Box, o.Box, textBackdropCover) {
+		// Position first: it rules out almost every run, and inkRun walks
+		// the glyphs.
+		if covered(r.Box, o.Box, textBackdropCover) && visible(o) && o.Size >= 0.9*r.Size && !o.Fill.Same(r.Fill) && inkRun(o) {
 			return true
 		}
 	}
@@ -278,7 +285,7 @@ func shownElsewhere(r *paint.TextRun, pg *paint.Page) bool {
 	t := strings.TrimSpace(r.Text)
 	for i := range pg.Text {
 		o := &pg.Text[i]
-		if o != r && visible(o) && !o.Fill.Same(r.Fill) && strings.TrimSpace(o.Text) == t && covered(r.Box, o.Box, 0.5) {
+		if o != r && covered(r.Box, o.Box, 0.5) && visible(o) && !o.Fill.Same(r.Fill) && strings.TrimSpace(o.Text) == t {
 			return true
 		}
 	}

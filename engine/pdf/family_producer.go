@@ -128,6 +128,14 @@ func (a *analysis) writerMismatch() (writer, rewriter string, ok bool) {
 // XMP toolkit (ExifTool rewriting the metadata); and Ghostscript's pdfwrite
 // re-distilling a file whose creator wrote PDF itself.
 func (a *analysis) tools() []producers.Tool {
+	if !a.toolsDone {
+		// Asked by the producer family and by editorTools: matched once.
+		a.toolsFound, a.toolsDone = a.findTools(), true
+	}
+	return a.toolsFound
+}
+
+func (a *analysis) findTools() []producers.Tool {
 	producer := firstNonEmpty(a.infoText("Producer"), a.xmp.First(nsPDF, "Producer"))
 	creator := firstNonEmpty(a.infoText("Creator"), a.xmp.First(nsXMP, "CreatorTool"))
 	values := []string{a.infoText("Producer"), a.xmp.First(nsPDF, "Producer"), a.infoText("Creator"), a.xmp.First(nsXMP, "CreatorTool")}

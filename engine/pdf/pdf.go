@@ -45,6 +45,9 @@ type analysis struct {
 	fullPageImagePages []int
 	// editors caches editorTools (nil: not yet computed).
 	editors []producers.Tool
+	// toolsFound caches tools once toolsDone.
+	toolsFound []producers.Tool
+	toolsDone  bool
 	// content holds the per-page facts of the content walk.
 	content contentFacts
 	// startUsed is the budget's use when this reading began.

@@ -33,12 +33,15 @@ type batch struct {
 	stderr  io.Writer
 	// progress draws a line on stderr; set when stderr is a terminal.
 	progress bool
-	now      func() time.Time
+	// gc tunes the collector for the run (batchGC).
+	gc  bool
+	now func() time.Time
 }
 
 type batchJob struct {
 	seq  int
 	path string
+	size int64 // bytes on disk, when known
 	err  error // the path could not be listed
 }
 
@@ -49,21 +52,28 @@ type batchResult struct {
 	code string // error code of a refused or unread file
 }
 
-// window bounds how many files may be read or waiting to print at once
-// per worker, so one slow file does not let finished records pile up.
-const window = 4
+// window bounds how many files per worker may be found and not yet
+// printed: waiting to start, being analysed, or finished behind an
+// earlier file still running. It is wide so that while one worker spends
+// a hundred times the median on a large file the others keep going, and
+// so that the queue has large files to start first; it holds paths and
+// finished records, never file contents.
+const window = 64
 
 func (b *batch) run() int {
 	start := b.now()
-	jobs := make(chan batchJob)
+	if b.gc {
+		defer batchGC(b.jobs)()
+	}
+	queue := newJobQueue()
 	results := make(chan batchResult)
 	slots := make(chan struct{}, b.jobs*window)
 	go func() {
-		defer close(jobs)
+		defer queue.close()
 		seq := 0
-		b.each(func(path string, err error) {
+		b.each(func(path string, size int64, err error) {
 			slots <- struct{}{}
-			jobs <- batchJob{seq: seq, path: path, err: err}
+			queue.push(batchJob{seq: seq, path: path, size: size, err: err})
 			seq++
 		})
 	}()
@@ -72,7 +82,7 @@ func (b *batch) run() int {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for j := range jobs {
+			for j, ok := queue.pop(); ok; j, ok = queue.pop() {
 				results <- b.one(j)
 			}
 		}()
@@ -131,7 +141,7 @@ func (b *batch) run() int {
 // each calls fn with every file of the batch in order: named files as
 // given, folders walked in lexical order (hidden files and folders inside
 // them skipped), "-" read as one path per line.
-func (b *batch) each(fn func(path string, err error)) {
+func (b *batch) each(fn func(path string, size int64, err error)) {
 	for _, p := range b.paths {
 		if p == "-" {
 			sc := bufio.NewScanner(b.stdin)
@@ -142,7 +152,7 @@ func (b *batch) each(fn func(path string, err error)) {
 				}
 			}
 			if err := sc.Err(); err != nil {
-				fn("-", err)
+				fn("-", 0, err)
 			}
 			continue
 		}
@@ -150,15 +160,19 @@ func (b *batch) each(fn func(path string, err error)) {
 	}
 }
 
-func (b *batch) walk(root string, fn func(string, error)) {
+func (b *batch) walk(root string, fn func(string, int64, error)) {
 	fi, err := os.Stat(root)
-	if err != nil || !fi.IsDir() {
-		fn(root, err)
+	if err != nil {
+		fn(root, 0, err)
+		return
+	}
+	if !fi.IsDir() {
+		fn(root, fi.Size(), nil)
 		return
 	}
 	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			fn(p, err)
+			fn(p, 0, err)
 			return nil
 		}
 		if p != root && strings.HasPrefix(d.Name(), ".") {
@@ -169,12 +183,16 @@ func (b *batch) walk(root string, fn func(string, error)) {
 		}
 		switch {
 		case d.Type().IsRegular():
-			fn(p, nil)
+			var size int64
+			if fi, err := d.Info(); err == nil {
+				size = fi.Size()
+			}
+			fn(p, size, nil)
 		case d.Type()&fs.ModeSymlink != 0:
 			// A link to a file counts as the file; a link to a folder is
 			// not followed (no cycles).
 			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
-				fn(p, nil)
+				fn(p, fi.Size(), nil)
 			}
 		}
 		return nil

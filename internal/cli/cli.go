@@ -200,7 +200,7 @@ var Stdin io.Reader = os.Stdin
 
 func newBatch(paths []string, jobs int, stdout, stderr io.Writer, bands bool, fn analyse) *batch {
 	return &batch{paths: paths, stdin: Stdin, jobs: jobs, analyse: fn, bands: bands,
-		stdout: stdout, stderr: stderr, progress: isTerminal(stderr), now: time.Now}
+		stdout: stdout, stderr: stderr, progress: isTerminal(stderr), gc: true, now: time.Now}
 }
 
 // isBatch: anything but one path naming a file (a folder, "-", several

@@ -436,6 +436,11 @@ func (p *Parser) arrayElems(depth int, s *Scratch) error {
 // which a truncated array or dictionary must not swallow.
 func (p *Parser) atObjectEnd() bool {
 	rest := p.b[p.pos:]
+	// Asked before every array element and dictionary entry: the first
+	// byte settles almost every call.
+	if len(rest) == 0 || (rest[0] != 'e' && rest[0] != 's') {
+		return false
+	}
 	return bytes.HasPrefix(rest, []byte("endobj")) || bytes.HasPrefix(rest, []byte("stream")) ||
 		bytes.HasPrefix(rest, []byte("endstream"))
 }

@@ -533,15 +533,21 @@ func inkClass(text string) int {
 	if len(text) != 1 {
 		return inkLine
 	}
-	switch c := text[0]; {
-	case c >= 'A' && c <= 'Z', c >= '0' && c <= '9', strings.IndexByte("bdfhiklt", c) >= 0:
+	// A switch of constants, not a search of letter lists: this runs for
+	// every glyph shown.
+	switch c := text[0]; c {
+	case 'b', 'd', 'f', 'h', 'i', 'k', 'l', 't':
 		return inkCap
-	case strings.IndexByte("acemnorsuvwxz", c) >= 0:
+	case 'a', 'c', 'e', 'm', 'n', 'o', 'r', 's', 'u', 'v', 'w', 'x', 'z':
 		return inkX
-	case strings.IndexByte("gpqy", c) >= 0:
+	case 'g', 'p', 'q', 'y':
 		return inkDescender
-	case c == 'j':
+	case 'j':
 		return inkTall
+	default:
+		if c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+			return inkCap
+		}
 	}
 	return inkLine
 }
