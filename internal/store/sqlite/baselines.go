@@ -40,7 +40,7 @@ func (s *Store) PutBaseline(ctx context.Context, b store.Baseline, limit int) er
 func (s *Store) Baseline(ctx context.Context, accountID, issuer string) (store.Baseline, error) {
 	b := store.Baseline{AccountID: accountID, Issuer: issuer}
 	var created, updated int64
-	err := s.db.QueryRowContext(ctx, `SELECT profile, created, updated FROM baselines WHERE account_id = ? AND issuer = ?`,
+	err := s.rdb.QueryRowContext(ctx, `SELECT profile, created, updated FROM baselines WHERE account_id = ? AND issuer = ?`,
 		accountID, issuer).Scan(&b.Profile, &created, &updated)
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.Baseline{}, store.ErrNotFound
@@ -53,7 +53,7 @@ func (s *Store) Baseline(ctx context.Context, accountID, issuer string) (store.B
 }
 
 func (s *Store) Baselines(ctx context.Context, accountID string) ([]store.Baseline, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT issuer, profile, created, updated FROM baselines WHERE account_id = ? ORDER BY issuer`, accountID)
+	rows, err := s.rdb.QueryContext(ctx, `SELECT issuer, profile, created, updated FROM baselines WHERE account_id = ? ORDER BY issuer`, accountID)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: baselines: %w", err)
 	}

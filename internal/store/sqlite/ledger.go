@@ -36,7 +36,7 @@ func (s *Store) EnsureAlias(ctx context.Context, accountID, candidate string) (s
 
 func (s *Store) AliasAccount(ctx context.Context, alias string) (string, error) {
 	var id string
-	err := s.db.QueryRowContext(ctx, `SELECT account_id FROM ledger_aliases WHERE alias = ?`, alias).Scan(&id)
+	err := s.rdb.QueryRowContext(ctx, `SELECT account_id FROM ledger_aliases WHERE alias = ?`, alias).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", store.ErrNotFound
 	}
@@ -56,7 +56,7 @@ type supplierRow struct {
 }
 
 func (s *Store) Suppliers(ctx context.Context, accountID string) ([]store.Supplier, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT key, rev, data FROM ledger_suppliers WHERE account_id = ? ORDER BY key`, accountID)
+	rows, err := s.rdb.QueryContext(ctx, `SELECT key, rev, data FROM ledger_suppliers WHERE account_id = ? ORDER BY key`, accountID)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: suppliers: %w", err)
 	}
@@ -123,7 +123,7 @@ func (s *Store) AddAlert(ctx context.Context, a store.Alert) error {
 }
 
 func (s *Store) AlertsSince(ctx context.Context, accountID string, from time.Time) ([]store.Alert, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, at, data, expires FROM ledger_alerts
+	rows, err := s.rdb.QueryContext(ctx, `SELECT id, at, data, expires FROM ledger_alerts
 		WHERE account_id = ? AND at >= ? AND expires > ? ORDER BY at, rowid`, accountID, ns(from), s.now().UnixNano())
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: alerts: %w", err)
