@@ -138,13 +138,7 @@ func TestWaitingRoomFullAndClientGone(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	gone := make(chan int)
-	go func() {
-		req := httptest.NewRequestWithContext(ctx, "POST", "/api/v1/inspect", strings.NewReader("%PDF-1.7\n"))
-		req.Header.Set("Content-Type", "application/pdf")
-		rec := httptest.NewRecorder()
-		e.srv.Config.Handler.ServeHTTP(rec, req)
-		gone <- rec.Code
-	}()
+	go func() { gone <- inspectWithin(ctx, e).Code }()
 	until(t, "the first waiter in the room", func() bool { return p.Waiting() == 1 })
 	// The wait is an hour: an answer at all means a refusal at once.
 	wb, rec, body := direct(t, e, "/api/v1/inspect", nil, pdfBytes(t))
@@ -199,14 +193,21 @@ func TestWaitCutByTheRequestDeadline(t *testing.T) {
 	defer slot.Release()
 	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
 	defer cancel()
-	req := httptest.NewRequestWithContext(ctx, "POST", "/api/v1/inspect", strings.NewReader("%PDF-1.7\n"))
-	req.Header.Set("Content-Type", "application/pdf")
-	rec := httptest.NewRecorder()
-	e.srv.Config.Handler.ServeHTTP(rec, req)
+	rec := inspectWithin(ctx, e)
 	if rec.Code != 422 || !strings.Contains(rec.Body.String(), `"analysis_timeout"`) {
 		t.Fatalf("got %d %s", rec.Code, rec.Body.String())
 	}
 	if p.Waiting() != 0 {
 		t.Fatalf("%d still waiting", p.Waiting())
 	}
+}
+
+// inspectWithin serves a one-line PDF upload whose request context is ctx
+// (a client that may go away, a deadline pulled in).
+func inspectWithin(ctx context.Context, e *env) *httptest.ResponseRecorder {
+	req := httptest.NewRequestWithContext(ctx, "POST", "/api/v1/inspect", strings.NewReader("%PDF-1.7\n"))
+	req.Header.Set("Content-Type", "application/pdf")
+	rec := httptest.NewRecorder()
+	e.srv.Config.Handler.ServeHTTP(rec, req)
+	return rec
 }
