@@ -60,16 +60,34 @@ func (a *admission) release() {
 }
 
 // admit decides everything that does not need the document, before a byte
-// of the body is read: a place in the pool (when none is free, a bounded
-// wait for one in the pool's waiting room, then 503 busy), the request's
-// share of the byte budget (503 busy when spent), then the anonymous
-// window or the quota state (429, nothing counted). A refused request's
-// body is never read; the server closes it.
+// of the body is read: the anonymous window or the quota state (429,
+// nothing counted), then a place in the pool (when none is free, a bounded
+// wait for one in the pool's waiting room, then 503 busy), then the
+// request's share of the byte budget (503 busy when spent). The caller's
+// own limit comes first: a caller over it learns so at once rather than
+// after a wait for a place it could not use, and a busy answer would only
+// send it back to be refused again. A refused request's body is never
+// read; the server closes it.
 func (s *Server) admit(rp *reply, docs int) (*admission, error) {
 	// The request's own deadline (Lambda's, pulled in) already spent:
 	// the document's budget is, so no store call is started for it.
 	if errors.Is(rp.r.Context().Err(), context.DeadlineExceeded) {
 		return nil, analysisTimeout()
+	}
+	st, err := s.cfg.Meter.Precheck(rp.r.Context(), rp.caller, docs)
+	var qe *metering.QuotaExceeded
+	if rp.caller.Keyed() && (err == nil || errors.As(err, &qe)) {
+		rp.setStatus(st)
+	}
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) && errors.Is(rp.r.Context().Err(), context.DeadlineExceeded) {
+			return nil, analysisTimeout()
+		}
+		var rl *ratelimit.Exceeded
+		if !rp.caller.Keyed() && errors.As(err, &rl) {
+			return nil, anonymousLimited(rl, s.cfg.Meter.AnonRule().Limit)
+		}
+		return nil, err
 	}
 	slot, err := s.cfg.Pool.Admit(rp.r.Context())
 	switch {
@@ -87,24 +105,7 @@ func (s *Server) admit(rp *reply, docs int) (*admission, error) {
 		slot.Release()
 		return nil, busyError()
 	}
-	a := &admission{slot: slot, giveBack: giveBack}
-	st, err := s.cfg.Meter.Precheck(rp.r.Context(), rp.caller, docs)
-	var qe *metering.QuotaExceeded
-	if rp.caller.Keyed() && (err == nil || errors.As(err, &qe)) {
-		rp.setStatus(st)
-	}
-	if err != nil {
-		a.release()
-		if errors.Is(err, context.DeadlineExceeded) && errors.Is(rp.r.Context().Err(), context.DeadlineExceeded) {
-			return nil, analysisTimeout()
-		}
-		var rl *ratelimit.Exceeded
-		if !rp.caller.Keyed() && errors.As(err, &rl) {
-			return nil, anonymousLimited(rl, s.cfg.Meter.AnonRule().Limit)
-		}
-		return nil, err
-	}
-	return a, nil
+	return &admission{slot: slot, giveBack: giveBack}, nil
 }
 
 // analysisTimeout is SPEC.md's 422 of a document whose budget is spent.

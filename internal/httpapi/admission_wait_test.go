@@ -13,21 +13,21 @@ import (
 	"github.com/doctrust/doctrust/internal/pool"
 )
 
-// heldCount holds the first window read (the first anonymous request's
-// admission, which runs with its pool place and byte share taken) until
-// released; later reads pass.
-type heldCount struct {
+// heldHit holds the first count of an anonymous window (the first
+// anonymous request's, made with its worker taken and its body read)
+// until released; later counts pass.
+type heldHit struct {
 	metering.Store
 	once             sync.Once
 	entered, release chan struct{}
 }
 
-func (h *heldCount) Count(ctx context.Context, bucket string) (int, error) {
+func (h *heldHit) Hit(ctx context.Context, bucket string, limit int, expires time.Time) (int, error) {
 	h.once.Do(func() {
 		close(h.entered)
 		<-h.release
 	})
-	return h.Store.Count(ctx, bucket)
+	return h.Store.Hit(ctx, bucket, limit, expires)
 }
 
 // until polls cond for up to 10 s: a condition the test waits to become
@@ -46,7 +46,7 @@ func until(t *testing.T, what string, cond func() bool) {
 // its body unread and no share of the byte budget taken, and is served
 // when the first finishes within the wait (it used to be refused at once).
 func TestSecondRequestWaitsForThePlace(t *testing.T) {
-	hc := &heldCount{entered: make(chan struct{}), release: make(chan struct{})}
+	hc := &heldHit{entered: make(chan struct{}), release: make(chan struct{})}
 	var p *pool.Pool
 	e := newEnv(t, func(c *Config) {
 		p = pool.New(1, 0)
@@ -210,4 +210,29 @@ func inspectWithin(ctx context.Context, e *env) *httptest.ResponseRecorder {
 	rec := httptest.NewRecorder()
 	e.srv.Config.Handler.ServeHTTP(rec, req)
 	return rec
+}
+
+// TestOverTheLimitNotKeptWaiting: a caller over its own limit is told so at
+// once, even when every place is taken: it does not wait for a place it
+// could not use, nor get a busy answer that would only send it back.
+func TestOverTheLimitNotKeptWaiting(t *testing.T) {
+	p := pool.NewWaiting(1, 0, time.Hour, 4)
+	e := newEnv(t, func(c *Config) {
+		c.Pool = p
+		c.Meter.AnonPerHour = 1
+	})
+	pdf := pdfBytes(t)
+	if _, rec, _ := direct(t, e, "/api/v1/inspect", nil, pdf); rec.Code != 200 {
+		t.Fatalf("first call %d", rec.Code)
+	}
+	slot, err := p.Reserve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer slot.Release()
+	// The wait is an hour: an answer at all means one given at once.
+	wb, rec, body := direct(t, e, "/api/v1/inspect", nil, pdf)
+	if rec.Code != 429 || body["error"] != "rate_limited" || wb.reads != 0 || p.Waiting() != 0 {
+		t.Fatalf("got %d %v after %d reads, %d waiting", rec.Code, body, wb.reads, p.Waiting())
+	}
 }
