@@ -24,8 +24,13 @@ func Text(ctx context.Context, data []byte, header int, maxBytes int) (string, e
 // Text returns the text the pages of the newest revision show, one line
 // per text run and a blank line between pages, cut at maxBytes. It is the
 // reader of the supplier ledger's payment coordinates: no report, no
-// families. Hostile files give whatever text was read before a limit, a
-// fault or the deadline; the error is ErrDeadline only.
+// families. A document encrypted for permissions only (the empty user or
+// owner password opens it, as most bank statements and many invoices) is
+// read like any other: its pages show this text to anyone who opens it.
+// SPEC.md's rule for encrypted documents is about the report's families,
+// which Analyze keeps; a document that needs a real password gives "".
+// Hostile files give whatever text was read before a limit, a fault or the
+// deadline; the error is ErrDeadline only.
 func (d *Document) Text(ctx context.Context, maxBytes int) (text string, err error) {
 	a := d.reading(Options{Triage: true}, min(d.limit, TextBudget))
 	f := a.f
@@ -37,7 +42,7 @@ func (d *Document) Text(ctx context.Context, maxBytes int) (text string, err err
 			text, err = b.String(), nil
 		}
 	}()
-	if d.catalog == nil || f.Encrypted {
+	if d.catalog == nil || f.Sealed() {
 		return "", nil
 	}
 	in := paint.New(a.paintSource(0))

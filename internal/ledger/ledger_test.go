@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -119,6 +120,30 @@ func TestDeadlineKeepsTimeForTheWrite(t *testing.T) {
 	}
 	list, _ := s.Suppliers(context.Background(), "acct_1")
 	if len(list) != 1 || list[0].Versions[0].Coords[0].AccountLast4 != "3000" {
+		t.Fatalf("suppliers = %+v", list)
+	}
+}
+
+// TestEncryptedInvoiceRead: an invoice encrypted for permissions only (the
+// empty user password, AES-256, text extraction denied; made by
+// scripts/fixtures/crypt/make.py with qpdf) gives the ledger its supplier
+// and payment coordinates, as the same invoice unencrypted does: every
+// reader shows its pages to anyone who opens it. Before, an encrypted
+// attachment gave no text and so no coordinates.
+func TestEncryptedInvoiceRead(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "invoice-aes-256.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, s, _ := newLedger(t)
+	ctx := context.Background()
+	att := ledgertest.Attachment{Name: "invoice.pdf", Type: "application/pdf", Data: data}
+	out, err := l.Ingest(ctx, "acct_1", ledgertest.Message("billing@supplies.example", "<e1@supplies>", "Invoice 2024-0117", att))
+	if err != nil || !out.Created || out.SupplierKey != "tax:DE136695976" || out.Documents != 1 {
+		t.Fatalf("ingest = %+v, %v", out, err)
+	}
+	list, _ := s.Suppliers(ctx, "acct_1")
+	if len(list) != 1 || len(list[0].Versions) != 1 || len(list[0].Versions[0].Coords) == 0 || list[0].Versions[0].Coords[0].AccountLast4 != "3000" {
 		t.Fatalf("suppliers = %+v", list)
 	}
 }
