@@ -27,7 +27,8 @@ type family struct {
 type variant struct {
 	code, title, text string
 	// severity and upTo name report's severity constants (Low, Medium
-	// ...); a note has neither.
+	// ...), upTo equal to severity when the declaration gives none; a
+	// note has neither.
 	severity, upTo string
 }
 
@@ -101,8 +102,8 @@ func readDeclarations(dir string) ([]family, error) {
 
 func readFamily(fset *token.FileSet, lit *ast.CompositeLit) (family, error) {
 	fam := family{pos: fset.Position(lit.Pos()).String()}
-	fail := func(n ast.Node, format string, args ...any) (family, error) {
-		return family{}, fmt.Errorf("%s: %s", fset.Position(n.Pos()), fmt.Sprintf(format, args...))
+	fail := func(format string, args ...any) (family, error) {
+		return family{}, fmt.Errorf("%s: %s", fam.pos, fmt.Sprintf(format, args...))
 	}
 	err := eachField(lit, func(key string, v ast.Expr) (err error) {
 		switch key {
@@ -129,17 +130,17 @@ func readFamily(fset *token.FileSet, lit *ast.CompositeLit) (family, error) {
 		return err
 	})
 	if err != nil {
-		return fail(lit, "%v", err)
+		return fail("%v", err)
 	}
 	switch {
 	case fam.id == "":
-		return fail(lit, "a declaration needs an id")
+		return fail("a declaration needs an id")
 	case fam.order <= 0:
-		return fail(lit, "%s needs a positive order", fam.id)
+		return fail("%s needs a positive order", fam.id)
 	case fam.summary == "":
-		return fail(lit, "%s needs a summary", fam.id)
+		return fail("%s needs a summary", fam.id)
 	case len(fam.variants) == 0:
-		return fail(lit, "%s declares no variant", fam.id)
+		return fail("%s declares no variant", fam.id)
 	}
 	return fam, nil
 }
@@ -185,6 +186,9 @@ func readVariants(e ast.Expr) ([]variant, error) {
 			return nil, fmt.Errorf("variant %s has a title or upTo but no severity (a note has neither)", v.code)
 		case v.upTo != "" && severityRank[v.upTo] <= severityRank[v.severity]:
 			return nil, fmt.Errorf("variant %s: UpTo %s is not above %s", v.code, v.upTo, v.severity)
+		}
+		if v.upTo == "" {
+			v.upTo = v.severity // a single severity: the range is one wide
 		}
 		out = append(out, v)
 	}

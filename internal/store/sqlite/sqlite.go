@@ -249,12 +249,13 @@ func (s *Store) migrate() error {
 	})
 }
 
-// Close closes the database.
-func (s *Store) closeDBs() { s.rdb.Close(); s.db.Close() }
+// closeDBs closes the readers and the writer.
+func (s *Store) closeDBs() error { return errors.Join(s.rdb.Close(), s.db.Close()) }
 
+// Close closes the database.
 func (s *Store) Close() error {
 	s.count.Close()
-	return errors.Join(s.rdb.Close(), s.db.Close())
+	return s.closeDBs()
 }
 
 // tx runs fn in one IMMEDIATE transaction, committing when it returns nil.
