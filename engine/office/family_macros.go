@@ -120,29 +120,50 @@ func (a *analysis) macros() *report.Finding {
 	report.Capped(ev, "parts", parts)
 	report.Capped(ev, "modules", modules)
 	f := &report.Finding{Family: report.FamilyOfficeMacros, Evidence: ev}
+	macroCounts{disguised: !enabled, format: a.format, parts: len(parts), vba: len(vba), modules: len(modules),
+		autoExec: len(auto), keywords: len(kw), xlmSheets: len(xlm), autoOpen: a.xl.autoOpenNames}.rate(f)
+	return f
+}
+
+// macroCounts is what office-macros' severity ladder reads, the same for an
+// OOXML package, a binary document and an OpenDocument file's Basic.
+type macroCounts struct {
+	// disguised: macros in a package whose format claims none (OOXML).
+	disguised bool
+	format    sniff.Format
+	// parts are the macro parts of a disguised package; vba the VBA
+	// projects, with their modules, entry points that run on open and
+	// keywords malware uses.
+	parts, vba, modules, autoExec, keywords int
+	// xlmSheets are Excel 4 macro sheets, autoOpen the names that run
+	// them on open.
+	xlmSheets, autoOpen int
+}
+
+// rate sets f's severity, message and notes.
+func (m macroCounts) rate(f *report.Finding) {
 	switch {
-	case !enabled:
+	case m.disguised:
 		f.Severity = report.High
-		f.Message = report.Msg("office-macros.disguised", "parts", len(parts), "format", report.Kind(a.format))
-	case len(auto) > 0 && len(kw) > 0:
+		f.Message = report.Msg("office-macros.disguised", "parts", m.parts, "format", report.Kind(m.format))
+	case m.vba > 0 && m.autoExec > 0 && m.keywords > 0:
 		f.Severity = report.High
-		f.Message = report.Msg("office-macros.vba-autoexec", "autoexec", len(auto), "keywords", len(kw), "modules", len(modules))
-	case len(vba) > 0:
+		f.Message = report.Msg("office-macros.vba-autoexec", "autoexec", m.autoExec, "keywords", m.keywords, "modules", m.modules)
+	case m.vba > 0:
 		f.Severity = report.Medium
-		f.Message = report.Msg("office-macros.vba", "parts", len(vba), "modules", len(modules))
+		f.Message = report.Msg("office-macros.vba", "parts", m.vba, "modules", m.modules)
 	default:
 		f.Severity = report.Medium
-		f.Message = report.Msg("office-macros.xlm", "sheets", len(xlm))
+		f.Message = report.Msg("office-macros.xlm", "sheets", m.xlmSheets)
 	}
-	if len(vba) > 0 && len(xlm) > 0 {
-		f.Notes = append(f.Notes, report.Msg("office-macros.xlm", "sheets", len(xlm)))
+	if m.vba > 0 && m.xlmSheets > 0 {
+		f.Notes = append(f.Notes, report.Msg("office-macros.xlm", "sheets", m.xlmSheets))
 	}
 	// Excel 4 macros named to run on open are how XLM droppers start.
-	if len(xlm) > 0 && a.xl.autoOpenNames > 0 {
+	if m.xlmSheets > 0 && m.autoOpen > 0 {
 		f.Severity = report.High
-		f.Notes = append(f.Notes, report.Msg("office-macros.xlm-auto-open", "names", a.xl.autoOpenNames))
+		f.Notes = append(f.Notes, report.Msg("office-macros.xlm-auto-open", "names", m.autoOpen))
 	}
-	return f
 }
 
 // untrustedList sanitises attacker-authored names for evidence.

@@ -228,24 +228,8 @@ func macroFinding(vba []vbaProject, xlmSheets int, autoOpen []string) *report.Fi
 	}
 	report.Capped(ev, "modules", untrustedList(modules))
 	f := &report.Finding{Family: report.FamilyOfficeMacros, Evidence: ev}
-	switch {
-	case len(vba) > 0 && len(auto) > 0 && len(kw) > 0:
-		f.Severity = report.High
-		f.Message = report.Msg("office-macros.vba-autoexec", "autoexec", len(auto), "keywords", len(kw), "modules", len(modules))
-	case len(vba) > 0:
-		f.Severity = report.Medium
-		f.Message = report.Msg("office-macros.vba", "parts", len(vba), "modules", len(modules))
-	default:
-		f.Severity = report.Medium
-		f.Message = report.Msg("office-macros.xlm", "sheets", xlmSheets)
-	}
-	if len(vba) > 0 && xlmSheets > 0 {
-		f.Notes = append(f.Notes, report.Msg("office-macros.xlm", "sheets", xlmSheets))
-	}
-	if xlmSheets > 0 && len(autoOpen) > 0 {
-		f.Severity = report.High
-		f.Notes = append(f.Notes, report.Msg("office-macros.xlm-auto-open", "names", len(autoOpen)))
-	}
+	macroCounts{vba: len(vba), modules: len(modules), autoExec: len(auto), keywords: len(kw),
+		xlmSheets: xlmSheets, autoOpen: len(autoOpen)}.rate(f)
 	return f
 }
 
