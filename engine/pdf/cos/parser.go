@@ -214,7 +214,9 @@ func (p *Parser) nameBytes(dst []byte) (name, grown []byte, err error) {
 	return out[n0:], out, nil
 }
 
-func hexVal(c byte) (byte, bool) {
+// HexVal is the value of one hexadecimal digit, as PDF hex strings and
+// name escapes write it.
+func HexVal(c byte) (byte, bool) {
 	switch {
 	case c >= '0' && c <= '9':
 		return c - '0', true
@@ -227,8 +229,8 @@ func hexVal(c byte) (byte, bool) {
 }
 
 func hexByte(a, b byte) (byte, bool) {
-	x, ok1 := hexVal(a)
-	y, ok2 := hexVal(b)
+	x, ok1 := HexVal(a)
+	y, ok2 := HexVal(b)
 	return x<<4 | y, ok1 && ok2
 }
 
@@ -367,7 +369,7 @@ func (p *Parser) hexBytes(dst []byte) (str, grown []byte, err error) {
 			}
 			return out[n0:], out, nil
 		}
-		v, ok := hexVal(c)
+		v, ok := HexVal(c)
 		if !ok {
 			if !IsWhite(c) {
 				p.Anomalies++

@@ -299,7 +299,7 @@ func hexStringAt(data []byte, at int, want []byte) (end int, same bool) {
 		if cos.IsWhite(c) {
 			continue
 		}
-		v, ok := hexDigit(c)
+		v, ok := cos.HexVal(c)
 		if !ok {
 			return i, false
 		}
@@ -312,16 +312,4 @@ func hexStringAt(data []byte, at int, want []byte) (end int, same bool) {
 		half = false
 	}
 	return limit, false
-}
-
-func hexDigit(c byte) (byte, bool) {
-	switch {
-	case c >= '0' && c <= '9':
-		return c - '0', true
-	case c >= 'a' && c <= 'f':
-		return c - 'a' + 10, true
-	case c >= 'A' && c <= 'F':
-		return c - 'A' + 10, true
-	}
-	return 0, false
 }
