@@ -61,6 +61,11 @@ func Analyze(ctx context.Context, data []byte, format sniff.Format, opt Options)
 			r.Add(*f)
 		}
 	}
+	// figure-arithmetic is declared with the PDF families whose content
+	// walk it shares; on an Office file it reads the tables (figures.go).
+	if f := a.figureArithmetic(); f != nil {
+		r.Add(*f)
+	}
 	r.Summary.Cost.ExpandedBytes = a.pkg.Expanded
 	r.Finish()
 	return r, nil

@@ -76,6 +76,7 @@ var pageChecks = []func(*analysis, *contentPage){
 	(*analysis).geometryPage,
 	(*analysis).textPatternPage,
 	(*analysis).documentPage,
+	(*analysis).figuresPage,
 }
 
 // fullPageImage reports an image XObject covering almost all of the page:
@@ -155,4 +156,5 @@ type contentFacts struct {
 	images      imageFacts
 	geometry    geometryFacts
 	document    documentFacts
+	figures     figureFacts
 }

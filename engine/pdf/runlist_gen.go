@@ -18,6 +18,7 @@ var families = []*declaration{
 	&fontAnomaliesFamily,
 	&embeddedImageAnomaliesFamily,
 	&numericEditsFamily,
+	&figureArithmeticFamily,
 	&annotationOverlaysFamily,
 	&pageGeometryFamily,
 }

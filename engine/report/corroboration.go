@@ -42,6 +42,9 @@ const (
 	// FactRecompressed: an image re-encoded or its thumbnail out of step
 	// with it after capture.
 	FactRecompressed Fact = "recompressed"
+	// FactFiguresDisagree: figures the document's own arithmetic ties
+	// together (a running balance, a total, gross to net) do not add up.
+	FactFiguresDisagree Fact = "figures-disagree"
 )
 
 // corroborationRow says that a family's signal establishes a fact: any
@@ -103,6 +106,9 @@ var corroboration = []corroborationRow{
 	{Family: FamilyPageGeometry, Codes: []string{"page-geometry.foreign-page"}, Fact: FactPageForeign},
 
 	{Family: FamilyIssuerMismatch, Fact: FactIssuerDiverges},
+	// A figure that breaks the document's own sums is evidence about the
+	// content itself, independent of how the file was written.
+	{Family: FamilyFigureArithmetic, Fact: FactFiguresDisagree},
 
 	{Family: FamilyImageCompressionHistory, Fact: FactRecompressed},
 	// A thumbnail larger than its image is a quirk of some cameras (FLIR):

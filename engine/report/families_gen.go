@@ -18,6 +18,7 @@ const (
 	FamilyFontAnomalies              FamilyID = "font-anomalies"
 	FamilyEmbeddedImageAnomalies     FamilyID = "embedded-image-anomalies"
 	FamilyNumericEdits               FamilyID = "numeric-edits"
+	FamilyFigureArithmetic           FamilyID = "figure-arithmetic"
 	FamilyAnnotationOverlays         FamilyID = "annotation-overlays"
 	FamilyPageGeometry               FamilyID = "page-geometry"
 	FamilyOfficeMacros               FamilyID = "office-macros"
@@ -55,6 +56,7 @@ var pdfFamilies = []Family{
 	{ID: FamilyFontAnomalies, Media: MediaPDF, ContentDependent: true, TriageSuppressed: true, Summary: "Several subsets of one font, fonts first used by a later revision, a font that shows only a few figures, stray Type3 glyphs."},
 	{ID: FamilyEmbeddedImageAnomalies, Media: MediaPDF, TriageSuppressed: true, Summary: "Full-page images and images replaced in a later revision."},
 	{ID: FamilyNumericEdits, Media: MediaPDF, ContentDependent: true, TriageSuppressed: true, Summary: "Digits changed between revisions in overwritten content; figures written unlike the page's other text objects."},
+	{ID: FamilyFigureArithmetic, Media: MediaPDF, ContentDependent: true, TriageSuppressed: true, Summary: "Figures the document's own rows say must add up and do not: running balances, column totals, statement summaries, invoice lines and totals, gross to net pay."},
 	{ID: FamilyAnnotationOverlays, Media: MediaPDF, TriageSuppressed: true, Summary: "Annotations whose rectangles cover page text: added later, by an editor, or opaque."},
 	{ID: FamilyPageGeometry, Media: MediaPDF, Summary: "Mixed page sizes or rotations, crop boxes hiding content, pages foreign to the rest of the document."},
 }
@@ -170,6 +172,20 @@ var declaredCatalogue = []entry{
 	// numeric-edits
 	{"numeric-edits.text-pattern", "Figures written unlike their neighbours", "On {pages#page|pages}, {runs#figure is|figures are} written with text operators that break the pattern the rest of the page's text follows, as when a figure is typed in by another tool."},
 	{"numeric-edits.digits-changed", "Digits changed by a later revision", "Revisions after the original save rewrote the content of {pages#page|pages} and changed {sequences#digit sequence|digit sequences} ({digits#digit|digits}) at the same positions."},
+	// figure-arithmetic
+	{"figure-arithmetic.running-balance", "Running balance does not follow", "The running balance does not follow from the transactions on page {page}, row {row}, while {held#other relation of the document's figures holds|other relations of the document's figures hold}."},
+	{"figure-arithmetic.page-carry", "Page does not continue the balance", "The first balance on page {page} does not continue the last balance of the page before it, while {held#other relation of the document's figures holds|other relations of the document's figures hold}: a page may have been swapped in."},
+	{"figure-arithmetic.column-total", "Total disagrees with its column", "The total on page {page}, row {row} is not the sum of the figures above it, while {held#other relation of the document's figures holds|other relations of the document's figures hold}."},
+	{"figure-arithmetic.statement-summary", "Statement summary does not add up", "The summary on page {page} does not agree with the opening balance, the money in and out, or the transactions, while {held#other relation of the document's figures holds|other relations of the document's figures hold}."},
+	{"figure-arithmetic.line-amount", "Line amount is not quantity times price", "On page {page}, row {row}, the line amount is not the quantity times the unit price, while {held#other line holds|other lines hold}."},
+	{"figure-arithmetic.invoice-total", "Total does not add up", "The total on page {page} is not the subtotal plus the tax and charges printed above it, while {held#other relation of the document's figures holds|other relations of the document's figures hold}."},
+	{"figure-arithmetic.tax-rate", "Tax does not match its rate", "The tax on page {page}, row {row} is not the subtotal at the rate printed beside it, while {held#other relation of the document's figures holds|other relations of the document's figures hold}."},
+	{"figure-arithmetic.amount-due", "Amount due does not follow", "The amount due on page {page} is not the total less what was paid, while {held#other relation of the document's figures holds|other relations of the document's figures hold}."},
+	{"figure-arithmetic.net-pay", "Net pay does not follow from gross", "The net pay on page {page} is not the gross pay less the deductions, while {held#other relation of the document's figures holds|other relations of the document's figures hold}."},
+	{"figure-arithmetic.sheet-break", "Sheet figures do not add up", "In sheet {sheet}, row {row}, figures the sheet's own rows tie together (a running balance, a total, an invoice's or a payslip's sums) do not add up, while {held#other relation of its figures holds|other relations of its figures hold}."},
+	{"figure-arithmetic.table-break", "Table figures do not add up", "In table {table}, row {row}, figures the table's own rows tie together (a running balance, a total, an invoice's or a payslip's sums) do not add up, while {held#other relation of its figures holds|other relations of its figures hold}."},
+	{"figure-arithmetic.formula-result", "Saved formula results disagree", "In sheet {sheet}, {formulas#formula's saved result does|formulas' saved results do} not follow from the cells {formulas?it reads|they read}, while {held#other formula agrees|other formulas agree}: a figure was changed without the workbook being recalculated."},
+	{"figure-arithmetic.written-apart", "", "The figure that disagrees was written by a later revision or in a font its neighbours do not use."},
 	// annotation-overlays
 	{"annotation-overlays.later-revision", "Annotations over text added later", "{annotations#annotation|annotations} added by a revision after the original save {annotations?covers|cover} page text on {pages#page|pages}."},
 	{"annotation-overlays.opaque-cover", "Opaque annotations over text", "{annotations#annotation whose appearance is an opaque fill or image covers|annotations whose appearance is an opaque fill or image cover} page text on {pages#page|pages}, hiding it from a reader while it stays in the file."},
@@ -389,6 +405,21 @@ var declared = []declaredFamily{
 	{id: FamilyNumericEdits, evidence: []string{"sequences", "digits", "values[]", "pages[]", "boxes[]", "revisions[]", "usualPatterns[]", "oddPatterns[]", "patternPages[]", "patternBoxes[]", "payloadIsUntrusted"}, variants: []declaredVariant{
 		{code: "text-pattern", severity: Low, upTo: Low},
 		{code: "digits-changed", severity: High, upTo: High},
+	}},
+	{id: FamilyFigureArithmetic, evidence: []string{"breaks[]", "relations[]", "rowsHeld", "pages[]", "boxes[]", "formulas[]"}, variants: []declaredVariant{
+		{code: "running-balance", severity: Medium, upTo: High},
+		{code: "page-carry", severity: Medium, upTo: High},
+		{code: "column-total", severity: Medium, upTo: High},
+		{code: "statement-summary", severity: Medium, upTo: High},
+		{code: "line-amount", severity: Medium, upTo: High},
+		{code: "invoice-total", severity: Medium, upTo: High},
+		{code: "tax-rate", severity: Medium, upTo: High},
+		{code: "amount-due", severity: Medium, upTo: High},
+		{code: "net-pay", severity: Medium, upTo: High},
+		{code: "sheet-break", severity: Medium, upTo: Medium},
+		{code: "table-break", severity: Medium, upTo: Medium},
+		{code: "formula-result", severity: Medium, upTo: Medium},
+		{code: "written-apart"},
 	}},
 	{id: FamilyAnnotationOverlays, evidence: []string{"annotations", "coveredGlyphs", "objects[]", "pages[]", "revisions[]", "subtypes"}, variants: []declaredVariant{
 		{code: "later-revision", severity: Medium, upTo: Medium},

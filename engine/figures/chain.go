@@ -1,0 +1,318 @@
+package figures
+
+import (
+	"slices"
+	"sort"
+)
+
+// chain is a running balance: the column that carries it, the sign each
+// other column adds it with, and its tested steps.
+type chain struct {
+	balance int // column; -1 when no chain is established
+	signs   map[int]int64
+	steps   []instance
+	first   *row // the first and last rows with a balance
+	last    *row
+	known   []int // the columns beside the balance the hypothesis read
+	// counts of the steps: held, held while the balance moved, tested
+	held, moving, tested int
+}
+
+// Thresholds of an established chain: enough steps that move the balance
+// hold, and most steps hold.
+const (
+	chainMinHeld  = 3
+	chainHeldRate = 0.75
+	maxOptional   = 3 // labelled rows inside one step whose figures may or may not count
+	maxBalanceCol = 8
+)
+
+// plainLike roles are transactions inside a chain: a description may name
+// a tax, a delivery or a payment.
+func plainLike(r role) bool {
+	return r == plain || r == paid || r == tax || r == shipping || r == discount
+}
+
+// bestChain tries each column with enough amounts as the balance and each
+// way of signing the columns beside it, and keeps the hypothesis under
+// which most balance moves hold. Quiet (balance -1) when none is
+// established.
+func bestChain(rows []row) chain {
+	count := map[int]int{}
+	for _, r := range rows {
+		for _, c := range r.cells {
+			if c.money {
+				count[c.col]++
+			}
+		}
+	}
+	var cands []int
+	for c, n := range count {
+		if n >= chainMinHeld+1 {
+			cands = append(cands, c)
+		}
+	}
+	sort.Slice(cands, func(i, j int) bool {
+		if count[cands[i]] != count[cands[j]] {
+			return count[cands[i]] > count[cands[j]]
+		}
+		return cands[i] < cands[j]
+	})
+	if len(cands) > maxBalanceCol {
+		cands = cands[:maxBalanceCol]
+	}
+	best := chain{balance: -1}
+	bestScore := [2]int{}
+	for _, b := range cands {
+		others := partners(rows, b)
+		n := 1
+		for range others {
+			n *= 3
+		}
+		for code := 1; code < n; code++ {
+			signs := map[int]int64{}
+			x := code
+			for _, c := range others {
+				if s := int64(x%3) - 1; s != 0 {
+					signs[c] = s
+				}
+				x /= 3
+			}
+			if len(signs) == 0 {
+				continue
+			}
+			ch := evalChain(rows, b, signs, others, false)
+			if ch.moving < chainMinHeld || float64(ch.held) < chainHeldRate*float64(ch.tested) {
+				continue
+			}
+			score := [2]int{ch.moving, -len(signs)}
+			if score[0] > bestScore[0] || (score[0] == bestScore[0] && score[1] > bestScore[1]) {
+				best, bestScore = ch, score
+				best.known = others
+			}
+		}
+	}
+	if best.balance < 0 {
+		return best
+	}
+	return keepCarries(evalChain(rows, best.balance, best.signs, best.known, true), rows)
+}
+
+// keepCarries drops the broken page carries of a document that never shows
+// a balance carried over a page: no brought-forward line, no page boundary
+// where the balance continues. Each page is then a sheet of its own (one
+// member or account a page), not a continued statement.
+func keepCarries(ch chain, rows []row) chain {
+	shown := false
+	for _, r := range rows {
+		shown = shown || r.role == forward
+	}
+	for _, st := range ch.steps {
+		shown = shown || (st.held && st.brk.Relation == PageCarry)
+	}
+	if shown {
+		return ch
+	}
+	kept := ch.steps[:0]
+	for _, st := range ch.steps {
+		if st.held || st.brk.Relation != PageCarry {
+			kept = append(kept, st)
+		}
+	}
+	ch.steps = kept
+	return ch
+}
+
+// partners are the columns that most often share a row with column b.
+func partners(rows []row, b int) []int {
+	with := map[int]int{}
+	for _, r := range rows {
+		if _, ok := r.inCol(b); !ok {
+			continue
+		}
+		for _, c := range r.cells {
+			if c.money && c.col != b {
+				with[c.col]++
+			}
+		}
+	}
+	var cols []int
+	for c, n := range with {
+		if n >= 2 {
+			cols = append(cols, c)
+		}
+	}
+	sort.Slice(cols, func(i, j int) bool {
+		if with[cols[i]] != with[cols[j]] {
+			return with[cols[i]] > with[cols[j]]
+		}
+		return cols[i] < cols[j]
+	})
+	if len(cols) > maxChainCols {
+		cols = cols[:maxChainCols]
+	}
+	sort.Ints(cols)
+	return cols
+}
+
+// evalChain walks the rows under one hypothesis. A step runs from one
+// printed balance to the next; the transactions between (and on the
+// balance's own row) move it. Labelled rows inside a step (a subtotal, a
+// line whose description happens to say "total") may or may not count:
+// the step holds if it holds either way.
+//
+// record keeps each step with its figures; without it only the counts are
+// kept, which is all the search among hypotheses needs.
+func evalChain(rows []row, b int, signs map[int]int64, known []int, record bool) chain {
+	ch := chain{balance: b, signs: signs}
+	prev := -1
+	var base int64
+	var opts []int64
+	var moved []Figure
+	var keys []figKey
+	tooMany := false
+	for i := range rows {
+		r := &rows[i]
+		bc, hasB := r.inCol(b)
+		var contrib int64
+		var figs []Figure
+		for _, c := range r.cells {
+			if !c.money || c.col == b {
+				continue
+			}
+			if s, ok := signs[c.col]; ok {
+				contrib += s * c.amt.Units
+				if record {
+					keys = append(keys, key(r, c))
+				}
+				figs = append(figs, fig(r, c))
+			} else if plainLike(r.role) && !slices.Contains(known, c.col) {
+				// a figure in a column the hypothesis does not read: the
+				// step cannot be judged
+				tooMany = true
+			}
+		}
+		switch {
+		case r.role == forward:
+			// running totals, not transactions
+		case plainLike(r.role):
+			base += contrib
+			moved = append(moved, figs...)
+		case contrib != 0:
+			if len(opts) < maxOptional {
+				opts = append(opts, contrib)
+			} else {
+				tooMany = true
+			}
+			moved = append(moved, figs...)
+		}
+		if !hasB || !balanceRow(r.role) {
+			continue
+		}
+		if prev >= 0 && len(moved) == 0 && len(opts) == 0 {
+			carried := r.role == forward && (firstBalanceOnPage(rows, i, b) || lastBalanceOnPage(rows, i, b))
+			if r.role == opening || (r.role == forward && !carried) {
+				// An opening balance, or a balance brought forward in the
+				// middle of a page, starts another account's chain: a
+				// statement of several accounts or currencies.
+				prev, ch.last = i, r
+				continue
+			}
+			if r.role == closing {
+				prev = -1 // the account's chain ends here (see below)
+				continue
+			}
+			if !carried && rows[prev].role != forward {
+				// Two balances with no transaction between (a summary
+				// box's opening and closing balance above the table): no
+				// step to test, and the chain goes on from the balance it
+				// had. Only a balance carried over a page must repeat the
+				// one before it.
+				continue
+			}
+		}
+		if ch.first == nil {
+			ch.first = r
+		}
+		if prev >= 0 && !tooMany {
+			p := &rows[prev]
+			pc, _ := p.inCol(b)
+			want := pc.amt.Units + base
+			held := subsetHolds(bc.amt.Units-want, opts)
+			ch.tested++
+			if held {
+				ch.held++
+				if want != pc.amt.Units || len(opts) > 0 {
+					ch.moving++
+				}
+			}
+			if record {
+				rel := RunningBalance
+				if p.page != r.page && firstBalanceOnPage(rows, i, b) {
+					rel = PageCarry
+				}
+				figsAll := append([]Figure{fig(r, bc), fig(p, pc)}, moved...)
+				ch.steps = append(ch.steps, instance{
+					brk:  Break{Relation: rel, Page: r.page, Row: r.index, Printed: bc.amt, Expected: amt(want), Figures: figsAll},
+					held: held, kind: RunningBalance, trust: true,
+					keys: append(keys, key(r, bc), key(p, pc)),
+				})
+			}
+		}
+		prev, base, opts, moved, keys, tooMany = i, 0, nil, nil, nil, false
+		ch.last = r
+		if r.role == closing {
+			// A closing balance ends the account's chain: what follows (a
+			// page of its own, another account) starts anew.
+			prev = -1
+		}
+	}
+	return ch
+}
+
+// balanceRow roles may print a balance: transactions, carried balances
+// and the opening and closing balances (a total's figure in the balance
+// column is no balance).
+func balanceRow(r role) bool {
+	return plainLike(r) || r == forward || summaryRole(r)
+}
+
+func summaryRole(r role) bool { return r == opening || r == closing }
+
+// subsetHolds reports that diff is the sum of some of opts.
+func subsetHolds(diff int64, opts []int64) bool {
+	for m := 0; m < 1<<len(opts); m++ {
+		var s int64
+		for i, o := range opts {
+			if m&(1<<i) != 0 {
+				s += o
+			}
+		}
+		if s == diff {
+			return true
+		}
+	}
+	return false
+}
+
+// lastBalanceOnPage reports that rows[i] is the last row of its page with
+// a balance.
+func lastBalanceOnPage(rows []row, i, b int) bool {
+	for j := i + 1; j < len(rows) && rows[j].page == rows[i].page; j++ {
+		if _, ok := rows[j].inCol(b); ok {
+			return false
+		}
+	}
+	return true
+}
+
+// firstBalanceOnPage reports that rows[i] is the first row of its page
+// with a balance.
+func firstBalanceOnPage(rows []row, i, b int) bool {
+	for j := i - 1; j >= 0 && rows[j].page == rows[i].page; j-- {
+		if _, ok := rows[j].inCol(b); ok {
+			return false
+		}
+	}
+	return true
+}

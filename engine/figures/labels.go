@@ -1,0 +1,121 @@
+package figures
+
+import "strings"
+
+// role is what a row's label says its figures are.
+type role int
+
+const (
+	plain   role = iota // a transaction, an invoice line, an earning
+	forward             // brought or carried forward: a running figure, no transaction
+	opening
+	closing
+	moneyIn
+	moneyOut
+	subtotal
+	tax
+	shipping
+	discount
+	total
+	paid
+	due
+	gross
+	deductions
+	net
+	sum // another total: "Totals", "Page total", "Summe"
+)
+
+// roleNames name the roles in evidence.
+var roleNames = [...]string{
+	plain: "line", forward: "forward", opening: "opening balance", closing: "closing balance",
+	moneyIn: "money in", moneyOut: "money out", subtotal: "subtotal", tax: "tax", shipping: "shipping",
+	discount: "discount", total: "total", paid: "paid", due: "amount due", gross: "gross pay",
+	deductions: "deductions", net: "net pay", sum: "total",
+}
+
+// phrases map label phrases, in the languages statements, invoices and
+// payslips are commonly printed in, to roles. The first matching entry
+// wins, so the specific phrases come before the words they contain
+// ("total deductions" before "total", "sub total" before "total").
+var phrases = []struct {
+	role  role
+	words []string
+}{}
+
+func init() {
+	add := func(r role, list ...string) {
+		for _, p := range list {
+			phrases = append(phrases, struct {
+				role  role
+				words []string
+			}{r, strings.Fields(p)})
+		}
+	}
+	add(forward, "brought forward", "carried forward", "balance forward", "b f", "c f", "übertrag", "vortrag",
+		"à reporter", "report à nouveau", "reporté", "suma y sigue", "riporto")
+	add(opening, "opening balance", "previous balance", "starting balance", "beginning balance", "balance at start",
+		"start balance", "anfangssaldo", "alter saldo", "saldo anterior", "saldo inicial", "solde précédent",
+		"ancien solde", "solde initial", "solde de début", "beginsaldo", "saldo iniziale", "saldo precedente")
+	add(closing, "closing balance", "new balance", "ending balance", "balance at end", "final balance", "end balance",
+		"endsaldo", "neuer saldo", "saldo final", "nouveau solde", "solde final", "solde de fin", "eindsaldo",
+		"saldo finale")
+	add(deductions, "total deductions", "deductions total", "summe abzüge", "gesamtabzüge", "abzüge",
+		"total des retenues", "total retenues", "total deducciones", "totaal inhoudingen", "deductions")
+	add(gross, "gross pay", "gross earnings", "total gross", "gross salary", "total earnings", "gesamtbrutto",
+		"bruttolohn", "bruttobezug", "brutto", "salaire brut", "total brut", "salario bruto", "brutoloon", "gross")
+	add(net, "net pay", "net salary", "net wages", "take home pay", "nettolohn", "auszahlungsbetrag",
+		"net à payer", "salaire net", "líquido a percibir", "salario neto", "nettoloon", "netto")
+	add(moneyIn, "money in", "paid in", "total credits", "total deposits", "deposits and credits",
+		"total paid in", "total in", "summe gutschriften", "gutschriften", "total créditos", "total crédits",
+		"totaal bij", "total entrate")
+	add(moneyOut, "money out", "paid out", "total debits", "total withdrawals", "withdrawals and debits",
+		"total paid out", "total out", "summe lastschriften", "lastschriften", "belastungen", "total débitos",
+		"total débits", "totaal af", "total uscite")
+	add(tax, "total tax", "total vat", "vat total", "tax total", "vat amount", "tax amount", "total gst", "gst total")
+	add(subtotal, "sub total", "subtotal", "net total", "total net", "total excl", "total excluding",
+		"total before tax", "amount before tax", "zwischensumme", "nettobetrag", "summe netto", "netto summe",
+		"gesamt netto", "sous total", "total ht", "montant ht", "base imponible", "subtotaal", "imponibile",
+		"totale imponibile")
+	add(due, "amount due", "balance due", "total due", "due", "to pay", "zu zahlen", "zahlbetrag",
+		"à payer", "a pagar", "te betalen", "da pagare", "restbetrag")
+	add(paid, "amount paid", "paid", "payment received", "payments received", "less payments", "deposit paid",
+		"bezahlt", "anzahlung", "déjà payé", "payé", "pagado", "betaald", "pagato")
+	add(total, "grand total", "invoice total", "total incl", "total including", "total inc", "total amount",
+		"gesamtbetrag", "rechnungsbetrag", "bruttobetrag", "gesamt brutto", "summe brutto", "total ttc",
+		"montant ttc", "montant total", "importe total", "totaal", "totale", "total")
+	add(tax, "vat", "tax", "gst", "hst", "pst", "sales tax", "mwst", "ust", "umsatzsteuer", "mehrwertsteuer",
+		"tva", "iva", "btw", "igst", "cgst", "sgst")
+	add(shipping, "shipping", "delivery", "freight", "postage", "carriage", "versand", "versandkosten",
+		"frais de port", "livraison", "envío", "envio", "verzendkosten", "spedizione")
+	add(discount, "discount", "rabatt", "nachlass", "remise", "descuento", "korting", "sconto", "rebate")
+	add(sum, "totals", "page total", "summe", "gesamt", "somme", "suma")
+}
+
+// classify gives a row's role from its label words.
+func classify(words []string) role {
+	if len(words) == 0 || len(words) > 12 {
+		return plain // a sentence, not a label
+	}
+	for _, p := range phrases {
+		if containsPhrase(words, p.words) {
+			return p.role
+		}
+	}
+	return plain
+}
+
+func containsPhrase(words, phrase []string) bool {
+	for i := 0; i+len(phrase) <= len(words); i++ {
+		match := true
+		for j, w := range phrase {
+			if words[i+j] != w {
+				match = false
+				break
+			}
+		}
+		if match {
+			return true
+		}
+	}
+	return false
+}

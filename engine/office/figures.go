@@ -1,0 +1,411 @@
+package office
+
+import (
+	"context"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/doctrust/doctrust/engine/figures"
+	"github.com/doctrust/doctrust/engine/report"
+)
+
+// The figure-arithmetic family (declared in engine/pdf) over an Office
+// file's tables: a workbook's cells and a Word document's tables become
+// lines of words placed by column and row, and engine/figures tests the
+// same relations it tests on a PDF page. A workbook also keeps each
+// formula's saved result, which must follow from the cells it reads.
+const (
+	maxFigureCells  = 200_000 // cells read from a workbook
+	maxFormulaChars = 512
+	maxStrings      = 100_000 // shared strings kept
+)
+
+// maxLabelChars: a label's words say what a row is; a longer text is cut.
+const maxLabelChars = 256
+
+// writeCapped appends p to b up to limit bytes in all: one token of a
+// hostile part can be megabytes long.
+func writeCapped(b *strings.Builder, p []byte, limit int) {
+	if room := limit - b.Len(); room > 0 {
+		b.Write(p[:min(len(p), room)])
+	}
+}
+
+// figureCell is one worksheet cell as the arithmetic reads it.
+type figureCell struct {
+	col, row int
+	text     string   // a label, or the figure as text
+	value    *big.Rat // a number's exact value
+	formula  string   // the formula's text ("" for a value, or a shared formula's later cells)
+	date     bool
+}
+
+// figureArithmetic runs the checks on the package's tables.
+func (a *analysis) figureArithmetic() *report.Finding {
+	var lines []figures.Line
+	var formulas []formulaBreak
+	var formulasHeld int
+	switch a.kind {
+	case "xl":
+		strs := a.sharedStrings()
+		dates := a.dateStyles()
+		cells := 0
+		for i, part := range a.pkg.Matching("xl/worksheets/", ".xml") {
+			if a.ctx.Err() != nil || cells >= maxFigureCells {
+				break
+			}
+			sheet := readFigureCells(a.ctx, a.pkg.Read(part), strs, dates, maxFigureCells-cells)
+			cells += len(sheet)
+			lines = append(lines, cellLines(sheet, i+1)...)
+			held, broken := checkFormulas(sheet, i+1)
+			formulasHeld += held
+			formulas = append(formulas, broken...)
+		}
+	case "word":
+		lines = a.wordTableLines()
+	default:
+		return nil
+	}
+	res := figures.Check(lines, figures.TableLimits)
+	var vs []report.Variant
+	ev := map[string]any{}
+	var breaks []officeBreak
+	for _, b := range res.Breaks {
+		ob := officeBreak{Relation: b.Relation, Table: b.Page, Printed: b.Printed.String(), Expected: b.Expected.String()}
+		for _, f := range b.Figures {
+			ob.Cells = append(ob.Cells, cellName(int(f.Box.X0), int(-f.Box.Y0)))
+		}
+		breaks = append(breaks, ob)
+	}
+	if len(breaks) > 0 {
+		first := res.Breaks[0]
+		row := int(-first.Figures[0].Box.Y0)
+		msg := report.Msg("figure-arithmetic.sheet-break", "sheet", first.Page, "row", row, "held", res.Held)
+		if a.kind == "word" {
+			msg = report.Msg("figure-arithmetic.table-break", "table", first.Page, "row", row, "held", res.Held)
+		}
+		vs = append(vs, report.Variant{Severity: report.Medium, Message: msg})
+		report.Capped(ev, "breaks", breaks)
+		report.Capped(ev, "relations", res.Relations)
+		ev["rowsHeld"] = res.Held
+	}
+	// A saved result that disagrees is reported where most formulas of the
+	// workbook agree with their inputs.
+	if len(formulas) > 0 && formulasHeld >= minFormulasHeld && len(formulas) <= formulasHeld {
+		vs = append(vs, report.Variant{Severity: report.Medium, Message: report.Msg("figure-arithmetic.formula-result",
+			"sheet", formulas[0].Sheet, "formulas", len(formulas), "held", formulasHeld)})
+		report.Capped(ev, "formulas", formulas)
+	}
+	if len(vs) == 0 {
+		return nil
+	}
+	return report.Compose(report.FamilyFigureArithmetic, vs, ev)
+}
+
+// minFormulasHeld: formulas whose saved results follow from their inputs
+// before one that does not is a finding, not a workbook saved without
+// recalculation.
+const minFormulasHeld = 3
+
+// officeBreak is a broken relation in evidence: cells by reference (the
+// sheet or table by its order in the file, never its name).
+type officeBreak struct {
+	Relation string   `json:"relation"`
+	Table    int      `json:"table"`
+	Printed  string   `json:"printed"`
+	Expected string   `json:"expected"`
+	Cells    []string `json:"cells"`
+}
+
+// formulaBreak is a formula whose saved result its inputs contradict.
+type formulaBreak struct {
+	Sheet    int    `json:"sheet"`
+	Cell     string `json:"cell"`
+	Saved    string `json:"saved"`
+	Computed string `json:"computed"`
+}
+
+// cellName is an A1 reference (1-based column and row).
+func cellName(col, row int) string {
+	if col < 1 || row < 1 {
+		return ""
+	}
+	var b []byte
+	for c := col; c > 0; c = (c - 1) / 26 {
+		b = append([]byte{byte('A' + (c-1)%26)}, b...)
+	}
+	return string(b) + strconv.Itoa(row)
+}
+
+// cellLines lays a sheet's cells out as lines of words, one line a row,
+// a word a cell at x = its column: the same reading a page gets.
+func cellLines(cells []figureCell, sheet int) []figures.Line {
+	var lines []figures.Line
+	for i := 0; i < len(cells); {
+		j := i
+		ln := figures.Line{Page: sheet}
+		for ; j < len(cells) && cells[j].row == cells[i].row; j++ {
+			c := cells[j]
+			if c.date || c.text == "" {
+				continue
+			}
+			ln.Words = append(ln.Words, figures.Word{Text: c.text, Box: cellBox(c.col, c.row)})
+		}
+		if len(ln.Words) > 0 {
+			lines = append(lines, ln)
+		}
+		i = j
+	}
+	return lines
+}
+
+// cellBox places a cell: columns one unit apart, rows downwards.
+func cellBox(col, row int) figures.Box {
+	return figures.Box{X0: float64(col), Y0: -float64(row), X1: float64(col) + 0.5, Y1: -float64(row) + 0.5}
+}
+
+// figureText prints a number the way a money column shows it: two
+// decimals when it has no more, once the binary noise of a saved double
+// (906.17999999999995) is taken off; else as stored. The value itself is
+// rounded the same way, so the arithmetic sees the figure a reader sees.
+func figureText(v *big.Rat, raw string) (string, *big.Rat) {
+	cents := roundHalfAway(v, 2)
+	if d := new(big.Rat).Sub(v, cents); d.Abs(d).Cmp(doubleNoise) <= 0 {
+		return cents.FloatString(2), cents
+	}
+	return raw, v
+}
+
+// doubleNoise is far below a cent and far above a double's rounding error
+// on amounts of up to ten digits.
+var doubleNoise = big.NewRat(1, 10_000_000)
+
+// readFigureCells reads a worksheet's cells in order, at most limit.
+func readFigureCells(ctx context.Context, data []byte, strs []string, dates map[int]bool, limit int) []figureCell {
+	w := newWalker(ctx, data)
+	var cells []figureCell
+	var cur figureCell
+	var typ string
+	var in string // "v", "f" or "t" while reading one
+	var val, formula strings.Builder
+	for k := w.next(); k != tokNone && len(cells) < limit; k = w.next() {
+		switch k {
+		case tokStart:
+			switch w.start.Name.Local {
+			case "c":
+				ref, _ := w.attr("r")
+				cur = figureCell{col: colIndex(ref), row: rowIndex(ref)}
+				typ, _ = w.attr("t")
+				if s, ok := w.attr("s"); ok {
+					n, _ := strconv.Atoi(s)
+					cur.date = dates[n]
+				}
+				val.Reset()
+				formula.Reset()
+			case "v", "f", "t":
+				in = w.start.Name.Local
+			}
+		case tokText:
+			switch in {
+			case "v", "t":
+				writeCapped(&val, w.text, maxFormulaChars)
+			case "f":
+				writeCapped(&formula, w.text, maxFormulaChars)
+			}
+		case tokEnd:
+			switch w.end.Name.Local {
+			case "v", "f", "t":
+				in = ""
+			case "c":
+				v := strings.TrimSpace(val.String())
+				cur.formula = strings.TrimSpace(formula.String())
+				switch typ {
+				case "s":
+					if n, err := strconv.Atoi(v); err == nil && n >= 0 && n < len(strs) {
+						cur.text = strs[n]
+					}
+				case "inlineStr", "str":
+					cur.text = v
+				case "", "n":
+					if r, ok := new(big.Rat).SetString(v); ok && v != "" && len(v) < 40 {
+						cur.text, cur.value = figureText(r, v)
+					}
+				}
+				if cur.col > 0 && cur.row > 0 && (cur.text != "" || cur.formula != "") {
+					cells = append(cells, cur)
+				}
+			}
+		}
+	}
+	return cells
+}
+
+// rowIndex returns the row of an A1 reference, 0 when absent.
+func rowIndex(ref string) int {
+	i := strings.IndexAny(ref, "0123456789")
+	if i < 0 {
+		return 0
+	}
+	n, err := strconv.Atoi(ref[i:])
+	if err != nil || n > 1<<20 {
+		return 0
+	}
+	return n
+}
+
+// sharedStrings reads the workbook's shared strings, each cut short.
+func (a *analysis) sharedStrings() []string {
+	part := a.pkg.Lookup("xl/sharedStrings.xml")
+	if part == nil {
+		return nil
+	}
+	var out []string
+	w := newWalker(a.ctx, a.pkg.Read(part))
+	var buf strings.Builder
+	inT := false
+	for k := w.next(); k != tokNone && len(out) < maxStrings; k = w.next() {
+		switch k {
+		case tokStart:
+			switch w.start.Name.Local {
+			case "si":
+				buf.Reset()
+			case "t":
+				inT = true
+			}
+		case tokText:
+			if inT {
+				writeCapped(&buf, w.text, maxLabelChars)
+			}
+		case tokEnd:
+			switch w.end.Name.Local {
+			case "t":
+				inT = false
+			case "si":
+				out = append(out, buf.String())
+			}
+		}
+	}
+	return out
+}
+
+// dateStyles returns the cell styles (cellXfs indexes) that show a date:
+// the built-in date formats and custom formats with day, month or year.
+func (a *analysis) dateStyles() map[int]bool {
+	part := a.pkg.Lookup("xl/styles.xml")
+	if part == nil {
+		return nil
+	}
+	custom := map[int]bool{}
+	out := map[int]bool{}
+	w := newWalker(a.ctx, a.pkg.Read(part))
+	inXfs, xf := false, 0
+	for k := w.next(); k != tokNone && xf < 65536; k = w.next() {
+		switch k {
+		case tokStart:
+			switch w.start.Name.Local {
+			case "numFmt":
+				id, _ := w.attr("numFmtId")
+				code, _ := w.attr("formatCode")
+				n, _ := strconv.Atoi(id)
+				custom[n] = dateCode(code)
+			case "cellXfs":
+				inXfs = true
+			case "xf":
+				if inXfs {
+					id, _ := w.attr("numFmtId")
+					n, _ := strconv.Atoi(id)
+					out[xf] = (n >= 14 && n <= 22) || (n >= 45 && n <= 47) || custom[n]
+					xf++
+				}
+			}
+		case tokEnd:
+			if w.end.Name.Local == "cellXfs" {
+				inXfs = false
+			}
+		}
+	}
+	return out
+}
+
+// dateCode reports a number format that shows a date or time: d, m, y, h
+// or s outside quotes and brackets ("[Red]" and "\"days\"" aside).
+func dateCode(code string) bool {
+	quoted, bracket := false, false
+	for _, r := range strings.ToLower(code) {
+		switch {
+		case r == '"':
+			quoted = !quoted
+		case r == '[':
+			bracket = true
+		case r == ']':
+			bracket = false
+		case !quoted && !bracket && strings.ContainsRune("dmyhs", r):
+			return true
+		}
+	}
+	return false
+}
+
+// wordTableLines lays out every table of the document's body: a line a
+// row, a word a cell (its text) at x = the cell's place in the row.
+func (a *analysis) wordTableLines() []figures.Line {
+	part := a.pkg.Lookup(a.main)
+	if part == nil {
+		return nil
+	}
+	w := newWalker(a.ctx, a.pkg.Read(part))
+	var lines []figures.Line
+	table, depth, row, col := 0, 0, 0, 0
+	var cell strings.Builder
+	var ln figures.Line
+	inText := false
+	for k := w.next(); k != tokNone && len(lines) < maxFigureCells; k = w.next() {
+		switch k {
+		case tokStart:
+			switch w.start.Name.Local {
+			case "tbl":
+				depth++
+				if depth == 1 {
+					table++
+					row = 0
+				}
+			case "tr":
+				if depth == 1 {
+					row++
+					col = 0
+					ln = figures.Line{Page: table}
+				}
+			case "tc":
+				if depth == 1 {
+					col++
+					cell.Reset()
+				}
+			case "t":
+				inText = depth == 1
+			}
+		case tokText:
+			if inText {
+				writeCapped(&cell, w.text, maxLabelChars)
+			}
+		case tokEnd:
+			switch w.end.Name.Local {
+			case "t":
+				inText = false
+			case "tc":
+				if depth == 1 {
+					if t := strings.TrimSpace(cell.String()); t != "" {
+						ln.Words = append(ln.Words, figures.Word{Text: t, Box: cellBox(col, row)})
+					}
+				}
+			case "tr":
+				if depth == 1 && len(ln.Words) > 0 {
+					lines = append(lines, ln)
+				}
+			case "tbl":
+				depth--
+			}
+		}
+	}
+	return lines
+}
