@@ -46,7 +46,7 @@ const (
 	maxLines     = 8_000
 	maxCells     = 20_000
 	maxColumns   = 64
-	maxChainCols = 4 // the columns a balance chain may draw amounts from
+	maxChainCols = 4   // the columns a balance chain may draw amounts from
 	maxLabel     = 256 // bytes of a row's label read
 	maxWords     = 200 // words of a line read
 )

@@ -19,7 +19,7 @@ const arithDir = "../testdata/detection/arith"
 func TestFigureArithmeticOffice(t *testing.T) {
 	for _, c := range []struct {
 		file, original, code string
-		format             sniff.Format
+		format               sniff.Format
 	}{
 		{"statement-en-openpyxl-edit.xlsx", "statement-en-openpyxl.xlsx", "sheet-break", sniff.XLSX},
 		{"invoice-en-openpyxl-edit-calc.xlsx", "invoice-en-openpyxl.xlsx", "sheet-break", sniff.XLSX},
