@@ -225,7 +225,8 @@ var declaredCatalogue = []entry{
 	{"office-metadata-anomalies.template-elsewhere", "Template from elsewhere", "The properties name a template by a path or address outside the usual local templates."},
 	{"office-metadata-anomalies.image-edited", "Embedded image edited", "{images#embedded image carries|embedded images carry} metadata naming an image editor."},
 	{"office-metadata-anomalies.library-resave", "Saved again by a library", "The application claim names {tool}, which writes its name on every save, over properties that record an earlier author and history: the document was opened and saved again by that library."},
-	{"office-metadata-anomalies.other-application-resave", "Saved again by another application", "{application} saved this document last, but its properties keep the traces of another application that made it (its template, or a history {application} did not count)."},
+	{"office-metadata-anomalies.other-application-resave", "Saved again by another application", "{application} saved this document last, but its properties keep the traces of another application that made it (its template, or a history {application} did not count). Filling in a template made elsewhere leaves the same traces."},
+	{"office-metadata-anomalies.resave-with-edits", "", "The content also shows an edit of its own ({evidence}), so the later save changed the document rather than only filling it in."},
 	{"office-metadata-anomalies.lxml-rewrite", "Document body rewritten by a library", "The main part was written back by an XML library (as python-docx and python-pptx do) after the application named in the properties saved the package."},
 	{"office-metadata-anomalies.tool-last-modified", "Last saved by a program", "The last editor recorded is {tool}, a program, while the author is someone else: the document was changed by software after it was written."},
 	{"office-metadata-anomalies.saves-exceed-span", "More saves than elapsed minutes", "The document records {saves#save|saves} in the {spanMinutes#minute|minutes} between creation and last save."},
@@ -443,7 +444,7 @@ var declared = []declaredFamily{
 		{code: "categories"},
 		{code: "techniques"},
 	}},
-	{id: FamilyOfficeMetadataAnomalies, evidence: []string{"datesOutOfOrder", "futureDates", "editingMinutes", "spanMinutes", "saveCount", "authorDiffersSingleRevision", "applicationClaim", "packageKind", "template", "editedImages[]", "imagesWalked", "resaveTrace", "resavedBy", "mainPartRewrittenBy", "lastModifiedByTool"}, variants: []declaredVariant{
+	{id: FamilyOfficeMetadataAnomalies, evidence: []string{"datesOutOfOrder", "futureDates", "editingMinutes", "spanMinutes", "saveCount", "authorDiffersSingleRevision", "applicationClaim", "packageKind", "template", "editedImages[]", "imagesWalked", "resaveTrace", "resavedBy", "mainPartRewrittenBy", "lastModifiedByTool", "editEvidence[]"}, variants: []declaredVariant{
 		{code: "dates-out-of-order", severity: Medium, upTo: Medium},
 		{code: "future-date", severity: Low, upTo: Low},
 		{code: "editing-time", severity: Low, upTo: Low},
@@ -453,7 +454,8 @@ var declared = []declaredFamily{
 		{code: "template-elsewhere", severity: Low, upTo: Low},
 		{code: "image-edited", severity: Low, upTo: Low},
 		{code: "library-resave", severity: Medium, upTo: Medium},
-		{code: "other-application-resave", severity: Medium, upTo: Medium},
+		{code: "other-application-resave", severity: Low, upTo: Medium},
+		{code: "resave-with-edits"},
 		{code: "lxml-rewrite", severity: Low, upTo: Low},
 		{code: "tool-last-modified", severity: Medium, upTo: Medium},
 		{code: "saves-exceed-span", severity: Low, upTo: Low},
