@@ -107,7 +107,7 @@ var declaredCatalogue = []entry{
 	{"signature-coverage.content-after-signing", "Content changed after signing", "{revisions#revision|revisions} appended after a signature changed page content, pages or page images."},
 	{"signature-coverage.unsigned-changes", "Unsigned changes after the last signature", "{revisions#revision|revisions} appended after the last signature {revisions?is|are} covered by no signature and {revisions?changes|change} more than validation data and metadata."},
 	{"signature-coverage.usage-rights-anomaly", "Usage-rights signature no longer covers the file", "{signatures#usage-rights signature|usage-rights signatures}, which enable viewer features and vouch for no content, have a byte range that does not cover their revision exactly."},
-	{"signature-coverage.placeholder-values", "Signature fields look signed but are not", "{values#signature value carries|signature values carry} no signature bytes (no /Contents, or only zero bytes): the fields state signer details but nothing was signed."},
+	{"signature-coverage.placeholder-values", "Signature fields look signed but are not", "{values#signature value carries|signature values carry} no signature bytes (no signature contents, or only zero bytes): the fields state signer details but nothing was signed."},
 	{"signature-coverage.unsigned-fields", "Unsigned signature fields", "{fields#signature field carries|signature fields carry} no signature value: the document is not signed."},
 	{"signature-coverage.intact", "Signatures cover their revisions", "Signatures and document timestamps cover their revisions ({signatures#signature|signatures}, {timestamps#timestamp|timestamps}); anything appended after them is validation data, metadata or covered by a later signature. Signatures were not validated cryptographically."},
 	// signature-permissions
@@ -134,7 +134,7 @@ var declaredCatalogue = []entry{
 	{"active-content.rich-media", "Rich media present", "The document carries {total#active element|active elements}, including rich media; nothing was played."},
 	{"active-content.attachments", "Attached files", "The document carries {total#active element|active elements}, including {files#attached file|attached files}; none was opened."},
 	{"active-content.auto-actions", "Automatic actions", "The document carries {total#active element|active elements}, including actions that run when it is opened or navigated; nothing was run."},
-	{"active-content.kinds", "", "Kinds found: {kinds}."},
+	{"active-content.kinds", "", "Kinds found: {kinds~}."},
 	// metadata-inconsistency
 	{"metadata-inconsistency.dates-out-of-order", "Modified before created", "The modification date is earlier than the creation date."},
 	{"metadata-inconsistency.future-date", "Date in the future", "A document date lies after the time of analysis."},
@@ -184,7 +184,7 @@ var declaredCatalogue = []entry{
 	{"office-macros.disguised", "Macros in a macro-free format", "The package declares the macro-free {format} format yet carries {parts#macro part|macro parts}; nothing was run."},
 	{"office-macros.vba", "VBA macros present", "The package carries {parts#VBA project|VBA projects} with {modules#module stream|module streams}; nothing was run."},
 	{"office-macros.vba-autoexec", "Macros that run on open and reach the system", "The document carries VBA macros with {autoexec#entry point|entry points} that run when it opens or closes and {keywords#keyword|keywords} used to start programs, fetch or write files, call Windows or hide code, in {modules#module|modules}; nothing was run."},
-	{"office-macros.xlm-auto-open", "", "{names#defined name (Auto_Open, Auto_Close) runs|defined names (Auto_Open, Auto_Close) run} the Excel 4 macros automatically when the workbook opens or closes: the macros are set to auto-open."},
+	{"office-macros.xlm-auto-open", "", "{names#defined name runs|defined names run} the Excel 4 macros automatically when the workbook opens or closes (Excel's automatic open and close names): the macros start on their own."},
 	{"office-macros.xlm", "Excel 4 macro sheets present", "The package carries {sheets#Excel 4 (XLM) macro sheet|Excel 4 (XLM) macro sheets}; nothing was run."},
 	// office-external-links
 	{"office-external-links.dde", "DDE link present", "The document carries {count#DDE field or link|DDE fields or links}, which can start a program when links update, among {total#external link|external links}; nothing was followed."},
@@ -242,7 +242,7 @@ var declaredCatalogue = []entry{
 	{"office-structure-anomalies.expansion-limit", "Expansion limit reached", "{parts#part was|parts were} cut at the decompression limits ({partLimitBytes#byte|bytes} per part, or the package budget), as a zip bomb would be."},
 	{"office-structure-anomalies.unreadable-parts", "Undecodable parts", "{count#part|parts} could not be decompressed."},
 	{"office-structure-anomalies.malformed-xml", "Malformed or oversized XML", "{count#XML part was|XML parts were} malformed or exceeded the walk limits (nesting deeper than {maxDepth} or too many tokens) and {count?was|were} read only in part."},
-	{"office-structure-anomalies.content-types-missing", "Content types missing", "The package has no [Content_Types].xml part."},
+	{"office-structure-anomalies.content-types-missing", "Content types missing", "The package has no content-types part, the list of part types every Office package carries."},
 	{"office-structure-anomalies.undeclared-parts", "Undeclared parts", "{count#part has|parts have} no content type declared."},
 	{"office-structure-anomalies.content-type-mismatch", "Content types lie about parts", "{count#part|parts} do not match the content type declared for them."},
 	{"office-structure-anomalies.missing-targets", "Missing relationship targets", "{count#relationship target names a part|relationship targets name parts} that the package does not hold."},
