@@ -22,7 +22,7 @@ var (
 var brandCase = map[string]bool{"iText": true, "iPhone": true, "iPad": true, "iOS": true, "macOS": true, "pdfTeX": true, "eSignature": true}
 
 // CodeWords lists the words of a title or detail that are identifiers
-// rather than English, in the order they appear.
+// rather than English, grouped by kind.
 func CodeWords(text string) []string {
 	var out []string
 	for _, m := range camelWord.FindAllString(text, -1) {
