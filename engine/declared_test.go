@@ -56,6 +56,8 @@ func TestGoldenMatchesDeclarations(t *testing.T) {
 // and, when present, every file of ../shared/corpus through Inspect, full
 // and triage, and checks each signal, with its notes and evidence keys,
 // against its family's declaration.
+// TestSignalsMatchDeclarations also holds every title and detail the
+// fixtures and the corpus produce to plain English (report.CodeWords).
 func TestSignalsMatchDeclarations(t *testing.T) {
 	check := func(t *testing.T, roots ...string) int {
 		files := 0
@@ -81,6 +83,11 @@ func TestSignalsMatchDeclarations(t *testing.T) {
 					for _, s := range r.Signals {
 						for _, p := range report.CheckDeclared(s) {
 							t.Errorf("%s: %s", path, p)
+						}
+						// Plain English (issue 34): what a person reads
+						// names no identifier of the code or the format.
+						if w := report.CodeWords(s.Title + " " + s.Detail); len(w) > 0 {
+							t.Errorf("%s: %s reads code words %q: %q", path, s.Message.Code, w, s.Title+" / "+s.Detail)
 						}
 					}
 				}

@@ -3,6 +3,8 @@ package image
 import (
 	"bytes"
 	"context"
+	"fmt"
+	goimage "image"
 	"image/jpeg"
 	"os"
 	"path/filepath"
@@ -228,5 +230,68 @@ func TestCorpusEditVariants(t *testing.T) {
 			t.Fatal(err)
 		}
 		wantSignal(t, r, c.family, c.code, c.sev)
+	}
+}
+
+// TestReencodedPhotoFacts reads the fixtures of scripts/fixtures/reencode
+// (issue 34): two independent facts of editing corroborate to elevated,
+// one alone stays low, a phone's everyday handling stays low.
+func TestReencodedPhotoFacts(t *testing.T) {
+	read := func(name string) []byte {
+		b, err := os.ReadFile(filepath.Join("../testdata/detection/reencode", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	for name, want := range map[string][]report.Fact{
+		"device-imagemagick-crop.jpg":     {report.FactRecompressed, report.FactThumbnailStale},
+		"device-pillow-exiftool-date.jpg": {report.FactMetadataRewritten, report.FactRecompressed},
+		"device-pillow-edit.jpg":          {report.FactRecompressed},
+		"camera-pillow-keep-crop.jpg":     {report.FactThumbnailStale},
+		"device-gallery-rotated.jpg":      {report.FactRecompressed}, // the phone's own libjpeg tables
+		"camera-gallery-rotated.jpg":      nil,
+		"device-messenger-share.jpg":      nil,
+	} {
+		r := analyze(t, read(name))
+		facts, ok := report.Corroborated(r.Signals)
+		if fmt.Sprint(facts) != fmt.Sprint(want) {
+			t.Errorf("%s: facts %v, want %v", name, facts, want)
+		}
+		if wantBand := map[bool]report.Band{true: report.BandElevated, false: report.BandLow}[len(want) >= 2]; r.Summary.RiskBand != wantBand || ok != (len(want) >= 2) {
+			t.Errorf("%s: band %s (score %d), corroborated %v", name, r.Summary.RiskBand, r.Summary.RiskScore, ok)
+		}
+	}
+}
+
+// TestCorpusCaptureCropped crops a corpus phone capture in code, as an
+// editor built on a library would, keeping its EXIF and thumbnail: the
+// re-encode and the stale thumbnail are two facts.
+func TestCorpusCaptureCropped(t *testing.T) {
+	p, _ := filepath.Abs("../../../shared/corpus/image/libavif/seine_sdr_gainmap_srgb.jpg")
+	orig, err := os.ReadFile(p)
+	if err != nil {
+		t.Skip("shared corpus not present")
+	}
+	img, err := jpeg.Decode(bytes.NewReader(orig))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := img.Bounds()
+	side := min(b.Dx(), b.Dy()) / 2
+	sq := img.(interface {
+		SubImage(r goimage.Rectangle) goimage.Image
+	}).SubImage(goimage.Rect(b.Min.X, b.Min.Y, b.Min.X+side, b.Min.Y+side))
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, sq, &jpeg.Options{Quality: 90}); err != nil {
+		t.Fatal(err)
+	}
+	forged := append(append([]byte{0xFF, 0xD8}, app1Segments(orig)...), buf.Bytes()[2:]...)
+	r := analyze(t, forged)
+	// The capture was developed in Photoshop Camera Raw before it reached
+	// the corpus, so the editor is named too.
+	facts, ok := report.Corroborated(r.Signals)
+	if !ok || fmt.Sprint(facts) != fmt.Sprint([]report.Fact{report.FactEditorNamed, report.FactRecompressed, report.FactThumbnailStale}) {
+		t.Fatalf("facts %v; signals %+v", facts, r.Signals)
 	}
 }

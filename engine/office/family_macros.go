@@ -24,7 +24,7 @@ var officeMacrosFamily = declaration{
 		{Code: "disguised", Severity: report.High, Title: "Macros in a macro-free format", Text: "The package declares the macro-free {format} format yet carries {parts#macro part|macro parts}; nothing was run."},
 		{Code: "vba", Severity: report.Medium, UpTo: report.High, Title: "VBA macros present", Text: "The package carries {parts#VBA project|VBA projects} with {modules#module stream|module streams}; nothing was run."},
 		{Code: "vba-autoexec", Severity: report.High, Title: "Macros that run on open and reach the system", Text: "The document carries VBA macros with {autoexec#entry point|entry points} that run when it opens or closes and {keywords#keyword|keywords} used to start programs, fetch or write files, call Windows or hide code, in {modules#module|modules}; nothing was run."},
-		{Code: "xlm-auto-open", Text: "{names#defined name (Auto_Open, Auto_Close) runs|defined names (Auto_Open, Auto_Close) run} the Excel 4 macros automatically when the workbook opens or closes: the macros are set to auto-open."},
+		{Code: "xlm-auto-open", Text: "{names#defined name runs|defined names run} the Excel 4 macros automatically when the workbook opens or closes (Excel's automatic open and close names): the macros start on their own."},
 		{Code: "xlm", Severity: report.Medium, UpTo: report.High, Title: "Excel 4 macro sheets present", Text: "The package carries {sheets#Excel 4 (XLM) macro sheet|Excel 4 (XLM) macro sheets}; nothing was run."},
 	},
 }

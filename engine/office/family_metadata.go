@@ -16,7 +16,7 @@ var officeMetadataAnomaliesFamily = declaration{
 		"datesOutOfOrder", "futureDates", "editingMinutes", "spanMinutes", "saveCount",
 		"authorDiffersSingleRevision", "applicationClaim", "packageKind", "template",
 		"editedImages[]", "imagesWalked", "resaveTrace", "resavedBy", "mainPartRewrittenBy",
-		"lastModifiedByTool",
+		"lastModifiedByTool", "editEvidence[]",
 	},
 	Variants: []report.VariantDecl{
 		{Code: "dates-out-of-order", Severity: report.Medium, Title: "Modified before created", Text: "The recorded modification date is earlier than the creation date."},
@@ -28,7 +28,8 @@ var officeMetadataAnomaliesFamily = declaration{
 		{Code: "template-elsewhere", Severity: report.Low, Title: "Template from elsewhere", Text: "The properties name a template by a path or address outside the usual local templates."},
 		{Code: "image-edited", Severity: report.Low, Title: "Embedded image edited", Text: "{images#embedded image carries|embedded images carry} metadata naming an image editor."},
 		{Code: "library-resave", Severity: report.Medium, Title: "Saved again by a library", Text: "The application claim names {tool}, which writes its name on every save, over properties that record an earlier author and history: the document was opened and saved again by that library."},
-		{Code: "other-application-resave", Severity: report.Medium, Title: "Saved again by another application", Text: "{application} saved this document last, but its properties keep the traces of another application that made it (its template, or a history {application} did not count)."},
+		{Code: "other-application-resave", Severity: report.Low, UpTo: report.Medium, Title: "Saved again by another application", Text: "{application} saved this document last, but its properties keep the traces of another application that made it (its template, or a history {application} did not count). Filling in a template made elsewhere leaves the same traces."},
+		{Code: "resave-with-edits", Text: "The content also shows an edit of its own ({evidence}), so the later save changed the document rather than only filling it in."},
 		{Code: "lxml-rewrite", Severity: report.Low, Title: "Document body rewritten by a library", Text: "The main part was written back by an XML library (as python-docx and python-pptx do) after the application named in the properties saved the package."},
 		{Code: "tool-last-modified", Severity: report.Medium, Title: "Last saved by a program", Text: "The last editor recorded is {tool}, a program, while the author is someone else: the document was changed by software after it was written."},
 		{Code: "saves-exceed-span", Severity: report.Low, Title: "More saves than elapsed minutes", Text: "The document records {saves#save|saves} in the {spanMinutes#minute|minutes} between creation and last save."},
@@ -119,10 +120,20 @@ func (a *analysis) metadataAnomalies() *report.Finding {
 		ev["resavedBy"] = lib
 		add(report.Medium, report.Msg("office-metadata-anomalies.library-resave", "tool", report.Kind(lib)))
 	}
+	// Another application saving last is how templates are filled in, so
+	// the trace alone is low; it rises only beside an edit the content
+	// itself shows.
 	if why := a.libreOfficeOverOther(); why != "" {
 		ev["resavedBy"] = "LibreOffice"
 		ev["resaveTrace"] = why
-		add(report.Medium, report.Msg("office-metadata-anomalies.other-application-resave", "application", report.Kind("LibreOffice")))
+		m := report.Msg("office-metadata-anomalies.other-application-resave", "application", report.Kind("LibreOffice"))
+		if edits := a.contentEdits(ev["datesOutOfOrder"] == true || ev["futureDates"] != nil); len(edits) > 0 {
+			ev["editEvidence"] = edits
+			add(report.Medium, m)
+			add(report.Info, report.Msg("office-metadata-anomalies.resave-with-edits", "evidence", report.Kind(strings.Join(edits, ", "))))
+		} else {
+			add(report.Low, m)
+		}
 	}
 	if a.lxmlRewrite() {
 		ev["mainPartRewrittenBy"] = "lxml"
@@ -148,4 +159,22 @@ func (a *analysis) metadataAnomalies() *report.Finding {
 		}
 	}
 	return report.Compose(report.FamilyOfficeMetadataAnomalies, vs, ev)
+}
+
+// contentEdits lists the edits a package shows on its content, apart from
+// the properties: text kept as a tracked deletion or move, content hidden
+// inside what shows, or dates that contradict each other. Each is what an
+// edit leaves and a plain fill-in of a template does not.
+func (a *analysis) contentEdits(datesContradict bool) []string {
+	var out []string
+	if m := a.word.plus(a.xl.revisionMarks); m.del+m.moveFrom > 0 {
+		out = append(out, "tracked deletions")
+	}
+	if a.word.hiddenRuns > 0 || a.xl.hiddenTableRows > 0 || a.xl.veryHiddenSheets > 0 {
+		out = append(out, "hidden content")
+	}
+	if datesContradict {
+		out = append(out, "dates that contradict each other")
+	}
+	return out
 }

@@ -34,7 +34,7 @@ var officeStructureAnomaliesFamily = declaration{
 		{Code: "expansion-limit", Severity: report.Medium, Title: "Expansion limit reached", Text: "{parts#part was|parts were} cut at the decompression limits ({partLimitBytes#byte|bytes} per part, or the package budget), as a zip bomb would be."},
 		{Code: "unreadable-parts", Severity: report.Low, Title: "Undecodable parts", Text: "{count#part|parts} could not be decompressed."},
 		{Code: "malformed-xml", Severity: report.Low, Title: "Malformed or oversized XML", Text: "{count#XML part was|XML parts were} malformed or exceeded the walk limits (nesting deeper than {maxDepth} or too many tokens) and {count?was|were} read only in part."},
-		{Code: "content-types-missing", Severity: report.Medium, Title: "Content types missing", Text: "The package has no [Content_Types].xml part."},
+		{Code: "content-types-missing", Severity: report.Medium, Title: "Content types missing", Text: "The package has no content-types part, the list of part types every Office package carries."},
 		{Code: "undeclared-parts", Severity: report.Low, Title: "Undeclared parts", Text: "{count#part has|parts have} no content type declared."},
 		{Code: "content-type-mismatch", Severity: report.Medium, Title: "Content types lie about parts", Text: "{count#part|parts} do not match the content type declared for them."},
 		{Code: "missing-targets", Severity: report.Low, Title: "Missing relationship targets", Text: "{count#relationship target names a part|relationship targets name parts} that the package does not hold."},

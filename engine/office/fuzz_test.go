@@ -24,6 +24,12 @@ func FuzzPackage(f *testing.F) {
 			f.Add(b)
 		}
 	}
+	// Cross-application fills and their edited twins (scripts/fixtures/crossapp).
+	for _, name := range []string{"pydocx-invoice-lo-filled.docx", "pydocx-invoice-lo-tracked-total.docx", "pydocx-invoice-lo-hidden-line.docx", "openpyxl-timesheet-lo-filled.xlsx"} {
+		if b, err := os.ReadFile(filepath.Join("../testdata/detection/crossapp", name)); err == nil {
+			f.Add(b)
+		}
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := Analyze(context.Background(), data, sniff.DOCX, Options{Budget: 1 << 22})
 		if err != nil {

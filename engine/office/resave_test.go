@@ -37,17 +37,35 @@ func TestResaveVariants(t *testing.T) {
 	fresh := `<cp:coreProperties xmlns:cp="cp" xmlns:dc="dc" xmlns:dcterms="dcterms"><dc:creator>Northwind Bank</dc:creator><dcterms:created>2024-03-03T09:00:00Z</dcterms:created><dcterms:modified>2024-03-03T09:00:01Z</dcterms:modified></cp:coreProperties>`
 	quiet(t, analyse(t, xlsx(t, sheets, `<sheetData/>`, openpyxlApp, entry{"docProps/core.xml", fresh})), "office-metadata-anomalies")
 
-	// LibreOffice over a Word document: Word's global template kept.
+	// LibreOffice over a Word document: Word's global template kept. A
+	// template filled in elsewhere is ordinary: low.
 	lo := "LibreOffice/7.4.7.2$Linux_X86_64 LibreOffice_project/40$Build-2"
 	r = analyse(t, docx(t, ctDocx, para, withApp("Microsoft Office Word", lo)))
-	s = expect(t, r, "office-metadata-anomalies", report.Medium, "office-metadata-anomalies.other-application-resave")
-	if s.Evidence["resaveTrace"] != "word-template" {
-		t.Errorf("evidence %+v", s.Evidence)
+	s = expect(t, r, "office-metadata-anomalies", report.Low, "office-metadata-anomalies.other-application-resave")
+	if s.Evidence["resaveTrace"] != "word-template" || s.Evidence["editEvidence"] != nil || len(s.Notes) != 0 {
+		t.Errorf("evidence %+v notes %+v", s.Evidence, s.Notes)
+	}
+	// The same save beside an edit of the content: medium, the edit named.
+	hiddenRun := `<w:p><w:r><w:t>Total due: 1,200.00</w:t></w:r><w:r><w:rPr><w:vanish/></w:rPr><w:t>900.00</w:t></w:r></w:p>`
+	deleted := `<w:p><w:del w:author="S"><w:r><w:delText>900.00</w:delText></w:r></w:del><w:r><w:t>1,200.00</w:t></w:r></w:p>`
+	for body, want := range map[string]string{hiddenRun: "hidden content", deleted: "tracked deletions"} {
+		r = analyse(t, docx(t, ctDocx, body, withApp("Microsoft Office Word", lo)))
+		s = expect(t, r, "office-metadata-anomalies", report.Medium, "office-metadata-anomalies.other-application-resave")
+		if ev, _ := s.Evidence["editEvidence"].([]string); len(ev) != 1 || ev[0] != want || len(s.Notes) != 1 || s.Notes[0].Code != "office-metadata-anomalies.resave-with-edits" {
+			t.Errorf("%s: evidence %+v notes %+v", want, s.Evidence, s.Notes)
+		}
+	}
+	// A date contradiction is an edit too; the resave then rides as a note
+	// of the medium dates-out-of-order beside it.
+	r = analyse(t, docx(t, ctDocx, para, withApp("Microsoft Office Word", lo), withCore("2024-01-02T12:00:00Z</dcterms:modified>", "2023-01-02T12:00:00Z</dcterms:modified>")))
+	s = expect(t, r, "office-metadata-anomalies", report.Medium, "office-metadata-anomalies.dates-out-of-order")
+	if ev, _ := s.Evidence["editEvidence"].([]string); len(ev) != 1 || ev[0] != "dates that contradict each other" {
+		t.Errorf("dates: evidence %+v", s.Evidence)
 	}
 	// LibreOffice over an Excel workbook: a history with a zero counter.
 	loApp := entry{"docProps/app.xml", `<Properties><Template></Template><TotalTime>0</TotalTime><Application>` + lo + `</Application></Properties>`}
 	r = analyse(t, xlsx(t, sheets, `<sheetData/>`, loApp, withCore("<cp:revision>3", "<cp:revision>0")))
-	s = expect(t, r, "office-metadata-anomalies", report.Medium, "office-metadata-anomalies.other-application-resave")
+	s = expect(t, r, "office-metadata-anomalies", report.Low, "office-metadata-anomalies.other-application-resave")
 	if s.Evidence["resaveTrace"] != "imported-history" {
 		t.Errorf("evidence %+v", s.Evidence)
 	}
@@ -125,12 +143,27 @@ func TestResaveFixtures(t *testing.T) {
 	cases := []struct{ file, family, code string }{
 		{"lo-statement-openpyxl-edit.xlsx", "office-metadata-anomalies", "library-resave"},
 		{"lo-statement-openpyxl-hidden.xlsx", "office-hidden-content", "hidden-rows-in-table"},
-		{"pydocx-letter-lo-resave.docx", "office-metadata-anomalies", "other-application-resave"},
-		{"openpyxl-statement-lo-resave.xlsx", "office-metadata-anomalies", "other-application-resave"},
 		{"lo-payslip-pydocx-lastmodified.docx", "office-metadata-anomalies", "tool-last-modified"},
 	}
 	for _, c := range cases {
 		expect(t, analyse(t, read(c.file)), c.family, report.Medium, c.family+"."+c.code)
 	}
 	expect(t, analyse(t, read("lo-payslip-pydocx-edit.docx")), "office-metadata-anomalies", report.Low, "office-metadata-anomalies.lxml-rewrite")
+	// LibreOffice saving a library's document with no edit is a template
+	// filled in, or just opened and saved: low (issue 34).
+	for _, n := range []string{"pydocx-letter-lo-resave.docx", "openpyxl-statement-lo-resave.xlsx"} {
+		expect(t, analyse(t, read(n)), "office-metadata-anomalies", report.Low, "office-metadata-anomalies.other-application-resave")
+	}
+	// The cross-application fills of scripts/fixtures/crossapp, and the
+	// same flow with an edit on the content.
+	dir = "../testdata/detection/crossapp"
+	for _, n := range []string{"pydocx-invoice-lo-filled.docx", "pydocx-memo-lo-appended.docx"} {
+		expect(t, analyse(t, read(n)), "office-metadata-anomalies", report.Low, "office-metadata-anomalies.other-application-resave")
+	}
+	for n, want := range map[string]string{"pydocx-invoice-lo-tracked-total.docx": "tracked deletions", "pydocx-invoice-lo-hidden-line.docx": "hidden content"} {
+		s := expect(t, analyse(t, read(n)), "office-metadata-anomalies", report.Medium, "office-metadata-anomalies.other-application-resave")
+		if ev, _ := s.Evidence["editEvidence"].([]string); len(ev) != 1 || ev[0] != want {
+			t.Errorf("%s: evidence %+v", n, s.Evidence)
+		}
+	}
 }

@@ -28,7 +28,7 @@ var activeContentFamily = declaration{
 		{Code: "rich-media", Severity: report.Medium, Title: "Rich media present", Text: "The document carries {total#active element|active elements}, including rich media; nothing was played."},
 		{Code: "attachments", Severity: report.Low, Title: "Attached files", Text: "The document carries {total#active element|active elements}, including {files#attached file|attached files}; none was opened."},
 		{Code: "auto-actions", Severity: report.Low, Title: "Automatic actions", Text: "The document carries {total#active element|active elements}, including actions that run when it is opened or navigated; nothing was run."},
-		{Code: "kinds", Text: "Kinds found: {kinds}."},
+		{Code: "kinds", Text: "Kinds found: {kinds~}."},
 	},
 }
 

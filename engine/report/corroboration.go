@@ -39,12 +39,20 @@ const (
 	// FactIssuerDiverges: the file's structure diverges from the named
 	// issuer's baseline.
 	FactIssuerDiverges Fact = "issuer-diverges"
-	// FactRecompressed: an image re-encoded or its thumbnail out of step
-	// with it after capture.
+	// FactRecompressed: an image re-encoded after capture: a library's or
+	// an editor's quantisation tables under a camera's EXIF.
 	FactRecompressed Fact = "recompressed"
 	// FactFiguresDisagree: figures the document's own arithmetic ties
 	// together (a running balance, a total, gross to net) do not add up.
 	FactFiguresDisagree Fact = "figures-disagree"
+	// FactThumbnailStale: the EXIF thumbnail is left from before an edit:
+	// of another shape than the image, or larger than it. Independent of
+	// the tables: a crop that keeps them still leaves the thumbnail.
+	FactThumbnailStale Fact = "thumbnail-stale"
+	// FactMetadataStripped: a device's file with its capture metadata
+	// removed (the device's own structure kept), or Content Credentials cut
+	// out while the XMP that points to them stayed.
+	FactMetadataStripped Fact = "metadata-stripped"
 )
 
 // corroborationRow says that a family's signal establishes a fact: any
@@ -111,9 +119,18 @@ var corroboration = []corroborationRow{
 	{Family: FamilyFigureArithmetic, Fact: FactFiguresDisagree},
 
 	{Family: FamilyImageCompressionHistory, Fact: FactRecompressed},
-	// A thumbnail larger than its image is a quirk of some cameras (FLIR):
-	// only a thumbnail of another shape is a fact.
-	{Family: FamilyImageThumbnailMismatch, Codes: []string{"image-thumbnail-mismatch.aspect-ratio"}, Fact: FactRecompressed},
+	// A thumbnail larger than its image is also a quirk of some cameras
+	// (FLIR), so alone it stays low; beside a re-encode it is the second
+	// trace of a resize or crop (issue 34).
+	{Family: FamilyImageThumbnailMismatch, Codes: []string{
+		"image-thumbnail-mismatch.aspect-ratio", "image-thumbnail-mismatch.larger-than-image",
+	}, Fact: FactThumbnailStale},
+	// A file with no metadata at all is what every library and messenger
+	// writes: only removal that left the device's or the manifest's
+	// traces is a fact.
+	{Family: FamilyImageMetadataStripped, Codes: []string{
+		"image-metadata-stripped.device-structure-kept", "image-metadata-stripped.c2pa-manifest-removed",
+	}, Fact: FactMetadataStripped},
 }
 
 // Corroboration parameters: from corroborateMin independent facts on, the

@@ -36,7 +36,7 @@ var singularS = map[string]bool{"was": true, "is": true, "has": true, "does": tr
 	// verbs after a singular subject
 	"reads": true, "holds": true, "shows": true, "names": true, "carries": true, "follows": true, "precedes": true,
 	"covers": true, "differs": true, "marks": true, "cross": true, "lies": true, "contains": true, "uses": true, "draws": true, "consists": true,
-	"shares": true, "locks": true, "sits": true, "remains": true}
+	"shares": true, "locks": true, "sits": true, "remains": true, "runs": true}
 
 // aAllowed are words after "a" that start with a vowel letter but a
 // consonant sound.
@@ -88,8 +88,11 @@ func englishProblems(title, text string) []string {
 		if m := classInParens.FindString(s); m != "" {
 			out = append(out, "internal class name "+m)
 		}
-		if m := camelCase.FindString(s); m != "" {
+		if m := camelCase.FindString(s); m != "" && !brandCase[m] {
 			out = append(out, "bare camelCase "+m)
+		}
+		for _, w := range CodeWords(s) {
+			out = append(out, "code word "+w)
 		}
 		for _, m := range aBeforeVowel.FindAllStringSubmatch(s, -1) {
 			if !aAllowed[m[1]] && !strings.HasPrefix(strings.ToLower(m[1]), "uni") && !strings.HasPrefix(strings.ToLower(m[1]), "use") {
@@ -140,6 +143,22 @@ func uniq(s []string) []string {
 	return out
 }
 
+// TestCodeWords pins what counts as an identifier in a sentence.
+func TestCodeWords(t *testing.T) {
+	for text, want := range map[string]string{
+		"Kinds found: javascript, additionalActions, uri.":    "additionalActions javascript uri",
+		"structure, revisions and /ID were analysed":          "/ID",
+		"names (Auto_Open, Auto_Close)":                       "Auto_Open Auto_Close",
+		"as python-docx and python-pptx do":                   "",
+		"pypdf, iText or pdftk; Skia/PDF; an XMP packet":      "",
+		"Kinds found: JavaScript, additional actions, links.": "",
+	} {
+		if got := strings.Join(CodeWords(text), " "); got != want {
+			t.Errorf("CodeWords(%q) = %q, want %q", text, got, want)
+		}
+	}
+}
+
 func TestInterpolateForms(t *testing.T) {
 	for _, c := range []struct {
 		tpl    string
@@ -153,6 +172,9 @@ func TestInterpolateForms(t *testing.T) {
 		{"inspected {f@} file", map[string]any{"f": "PDF"}, "inspected a PDF file"},
 		{"{f@} sheet", map[string]any{"f": "XLM"}, "an XLM sheet"},
 		{"{missing#a|b}", map[string]any{}, "{missing#a|b}"},
+		{"Kinds found: {k~}.", map[string]any{"k": "javascript, additionalActions, uri"}, "Kinds found: JavaScript, additional actions, links."},
+		{"{k~}", map[string]any{"k": "hidden-annotation"}, "a hidden annotation"},
+		{"{k~}", map[string]any{"k": "word-template"}, "word template"},
 	} {
 		if got := interpolate(c.tpl, c.params); got != c.want {
 			t.Errorf("%q with %v = %q, want %q", c.tpl, c.params, got, c.want)

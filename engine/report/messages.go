@@ -33,9 +33,9 @@ var catalogue = slices.Concat(declaredCatalogue, []entry{
 	{"structure-warnings.encrypted-content-not-analysed", "Encrypted content not analysed", "The document is encrypted, so {skipped#content-dependent family was|content-dependent families were} not run; structure and unencrypted metadata were still analysed."},
 	{"structure-warnings.encrypted-opened", "Opened with the empty password", "The empty user password opened the standard security handler ({keyBits}-bit key): metadata, object streams, signatures and annotations were decrypted and analysed."},
 	{"structure-warnings.encrypted-opened-owner", "Opened with the empty owner password", "The owner password of the standard security handler is empty, so the document opened without a password ({keyBits}-bit key): metadata, object streams, signatures and annotations were decrypted and analysed."},
-	{"structure-warnings.encrypted-password-required", "Password required", "The standard security handler needs a password that was not supplied: strings, XMP and object streams stay encrypted and were not read; structure, revisions and /ID were analysed."},
-	{"structure-warnings.encrypted-public-key", "Encrypted for named recipients", "The document is encrypted for named recipients (public-key security handler): strings, XMP and object streams stay encrypted and were not read; structure, revisions and /ID were analysed."},
-	{"structure-warnings.encrypted-unsupported", "Unknown security handler", "The security handler is not one this engine opens: strings, XMP and object streams stay encrypted and were not read; structure, revisions and /ID were analysed."},
+	{"structure-warnings.encrypted-password-required", "Password required", "The standard security handler needs a password that was not supplied: strings, XMP and object streams stay encrypted and were not read; structure, revisions and the file identifier were analysed."},
+	{"structure-warnings.encrypted-public-key", "Encrypted for named recipients", "The document is encrypted for named recipients (public-key security handler): strings, XMP and object streams stay encrypted and were not read; structure, revisions and the file identifier were analysed."},
+	{"structure-warnings.encrypted-unsupported", "Unknown security handler", "The security handler is not one this engine opens: strings, XMP and object streams stay encrypted and were not read; structure, revisions and the file identifier were analysed."},
 	{"structure-warnings.encrypted-malformed", "Malformed encryption dictionary", "The encryption dictionary is missing or malformed, so the document could not be opened: strings, XMP and object streams stay encrypted and were not read."},
 	{"structure-warnings.unparseable", "No readable structure", "No readable document structure was found, so nothing beyond the format was analysed."},
 	{"structure-warnings.xref-loop", "Revision chain loops", "The chain of cross-reference sections points back into itself; it was cut after {sections#section|sections}."},
@@ -142,7 +142,8 @@ func TemplateOf(code string) (title, template string) {
 //	{n#one|other}    the number and the noun phrase its count takes: "1 page", "2 pages"
 //	{n?one|other}    the form alone, chosen by the count: a verb ("is|are") or a phrase
 //	{n@}             a text value after "a" or "an", chosen by sound: "an Excel", "a Word"
-//	{n~}             a kind name as people say it: "hidden-annotation" is "a hidden annotation"
+//	{n~}             a kind name as people say it: "hidden-annotation" is "a hidden annotation";
+//	                 a comma-separated list of kinds word by word: "javascript, uri" is "JavaScript, links"
 //
 // A count of exactly 1 takes the first form; 0 and everything else the
 // second, as English does ("0 pages").
@@ -192,10 +193,7 @@ func placeholder(spec string, params map[string]any, asWritten string) string {
 	case '@':
 		return Article(value) + " " + value
 	case '~':
-		if label, ok := kindLabels[value]; ok {
-			return label
-		}
-		return strings.ReplaceAll(value, "-", " ")
+		return kindWords(value)
 	}
 	return value
 }
