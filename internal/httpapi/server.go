@@ -65,9 +65,18 @@ type Config struct {
 	TrustedProxyHops int
 	// BodyReadTimeout bounds the reading of an upload (0: DefaultBodyReadTimeout).
 	BodyReadTimeout time.Duration
-	MaxUploadMB     int      // default 10
-	AllowedOrigins  []string // browser origins allowed besides the service's own
-	PublicBaseURL   string
+	// MinUploadRate (bytes per second, 0: DefaultMinUploadRate) is the
+	// slowest average an upload may keep once UploadGrace (0:
+	// DefaultUploadGrace) has passed; slower is 408 (slowbody.go).
+	MinUploadRate int
+	UploadGrace   time.Duration
+	// ReadsPerClient (0: DefaultReadsPerClient) is how many bodies one
+	// anonymous address or one key may have being read at once; more is
+	// 429 at once.
+	ReadsPerClient int
+	MaxUploadMB    int      // default 10
+	AllowedOrigins []string // browser origins allowed besides the service's own
+	PublicBaseURL  string
 	// MailOutbox is the folder mail is written to instead of being sent
 	// (empty: SES); the dashboard says so where it mentions a mailed link.
 	MailOutbox string
@@ -79,7 +88,9 @@ type Server struct {
 	cfg Config
 	// budget bounds the upload bytes held by requests in flight: one
 	// upload at the cap for every place of the pool (SPEC.md's busy).
-	budget  *pool.Budget
+	budget *pool.Budget
+	// reads bounds the bodies being read per client (slowbody.go).
+	reads   *readGate
 	mux     *http.ServeMux
 	origins map[string]bool // canonical scheme://host:port
 	// publicHost is PUBLIC_BASE_URL's host:port; when set, a request's
@@ -101,7 +112,17 @@ func New(cfg Config) *Server {
 	if cfg.BodyReadTimeout <= 0 {
 		cfg.BodyReadTimeout = DefaultBodyReadTimeout
 	}
-	s := &Server{cfg: cfg, mux: http.NewServeMux(), origins: map[string]bool{}}
+	if cfg.MinUploadRate <= 0 {
+		cfg.MinUploadRate = DefaultMinUploadRate
+	}
+	if cfg.UploadGrace <= 0 {
+		cfg.UploadGrace = DefaultUploadGrace
+	}
+	if cfg.ReadsPerClient <= 0 {
+		cfg.ReadsPerClient = DefaultReadsPerClient
+	}
+	s := &Server{cfg: cfg, mux: http.NewServeMux(), origins: map[string]bool{},
+		reads: &readGate{max: cfg.ReadsPerClient, busy: map[string]int{}}}
 	s.budget = pool.NewBudget(int64(cfg.Pool.Places()) * (s.uploadCap() + multipartSlack))
 	for _, o := range cfg.AllowedOrigins {
 		if c, ok := canonicalOrigin(o); ok {
