@@ -96,6 +96,8 @@ type Server struct {
 	// publicHost is PUBLIC_BASE_URL's host:port; when set, a request's
 	// Host must name it for the same-host origin rule to apply.
 	publicHost string
+	// hsts: PUBLIC_BASE_URL is https, so browsers are told to keep to it.
+	hsts bool
 }
 
 // New builds the handler with every route of this engine version.
@@ -132,6 +134,7 @@ func New(cfg Config) *Server {
 	if c, ok := canonicalOrigin(cfg.PublicBaseURL); ok {
 		s.origins[c] = true
 		s.publicHost = c[strings.Index(c, "://")+3:]
+		s.hsts = strings.HasPrefix(c, "https://")
 	}
 	s.mux.HandleFunc("GET /api/v1/health", s.health)
 	s.mux.HandleFunc("GET /api/v1/openapi.json", s.openAPI)
@@ -203,6 +206,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.cfg.Logger.Info("request", "method", r.Method, "route", routeOf(r), "status", rec.status,
 			"bytes", rec.bytes, "ms", time.Since(start).Milliseconds())
 	}()
+	s.securityHeaders(rec.Header(), r)
 	if origin := r.Header.Get("Origin"); origin != "" && !s.originAllowed(origin, r) ||
 		origin == "" && strings.EqualFold(r.Header.Get("Sec-Fetch-Site"), "cross-site") {
 		// A browser that says the request is cross-site but sends no
@@ -235,6 +239,24 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.Body = http.MaxBytesReader(rec, r.Body, limit)
 	}
 	s.mux.ServeHTTP(rec, r)
+}
+
+// publicRoutes are the API answers that carry nothing of a caller: they
+// may be cached. Every other API answer may carry a key (signup,
+// rotation), session state, account data or a report, and is no-store.
+var publicRoutes = map[string]bool{"/api/v1/health": true, "/api/v1/openapi.json": true}
+
+// securityHeaders: HSTS when the service's public address is https (a
+// local http run must not pin its host to https), and no-store on every
+// API answer but the public ones. A handler may still set its own
+// Cache-Control (the OpenAPI description's).
+func (s *Server) securityHeaders(h http.Header, r *http.Request) {
+	if s.hsts {
+		h.Set("Strict-Transport-Security", "max-age=31536000")
+	}
+	if strings.HasPrefix(r.URL.Path, "/api/") && !publicRoutes[r.URL.Path] {
+		h.Set("Cache-Control", "no-store")
+	}
 }
 
 // originAllowed: PUBLIC_BASE_URL's origin and ALLOWED_ORIGINS, compared
