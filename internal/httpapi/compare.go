@@ -42,7 +42,7 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out, err := s.analyse(rp, adm, func(ctx context.Context) (*outcome, error) {
-		body, _, err := s.cfg.Pipeline.Compare(ctx, original, candidate)
+		body, _, err := s.cfg.Pipeline.CompareRedacting(ctx, original, candidate, r.URL.Query().Get("redact") == "payload")
 		if err != nil {
 			return nil, err
 		}
