@@ -182,11 +182,21 @@ type Listing struct {
 // The listing is deterministic: it carries no id, receipt or time, so
 // identical bytes give an identical body.
 func (p *Pipeline) Metadata(ctx context.Context, data []byte) (*Listing, error) {
+	return p.MetadataRedacting(ctx, data, false)
+}
+
+// MetadataRedacting is Metadata with ?redact=payload applied when redact
+// is set: listed strings that carry an injection cue are replaced
+// (metadata.Report.Redact).
+func (p *Pipeline) MetadataRedacting(ctx context.Context, data []byte, redact bool) (*Listing, error) {
 	ctx, cancel := context.WithTimeout(ctx, p.deadline())
 	defer cancel()
 	rep, err := engine.Metadata(ctx, data, engine.Options{})
 	if err != nil {
 		return nil, err
+	}
+	if redact {
+		rep.Redact()
 	}
 	// Values are shown as written, so <, > and & stay themselves rather
 	// than growing sixfold into \u003c escapes: the listing's caps then

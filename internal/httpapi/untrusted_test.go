@@ -95,3 +95,18 @@ func TestCompareRedacts(t *testing.T) {
 		t.Fatalf("compare redacted %d: %s", status, raw)
 	}
 }
+
+// TestMetadataRedacts: the metadata listing takes ?redact=payload too: a
+// listed value that carries a cue is replaced; without it, listed as is.
+func TestMetadataRedacts(t *testing.T) {
+	e := newEnv(t)
+	pdf := injectedPDF(t)
+	_, _, raw := e.do(t, "POST", "/api/v1/metadata", bytes.NewReader(pdf), map[string]string{"Content-Type": "application/pdf"})
+	if !bytes.Contains(raw, []byte("previous instructions")) {
+		t.Fatalf("the listing should show the value: %s", raw)
+	}
+	resp, _, raw := e.do(t, "POST", "/api/v1/metadata?redact=payload", bytes.NewReader(pdf), map[string]string{"Content-Type": "application/pdf"})
+	if resp.StatusCode != 200 || bytes.Contains(raw, []byte("previous instructions")) || !bytes.Contains(raw, []byte("Microsoft Word")) {
+		t.Fatalf("metadata redacted %d: %s", resp.StatusCode, raw)
+	}
+}
