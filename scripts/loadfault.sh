@@ -9,7 +9,7 @@
 #
 # Environment: WORKERS (2), QUEUE (16), UPLOADS (100), UPLOAD_MB (10),
 # PHASE (20 s per goodput phase), OVERLOAD (25), DISCONNECTS (20),
-# TRICKLES (4; each waits for the server's 30 s read deadline),
+# TRICKLES (4; each ends at the server's minimum upload rate, after 3 s),
 # STORE_FAULT (unset), BACKOFF (unset; set: a third goodput phase whose
 # overload clients wait each 503's Retry-After before sending again),
 # ONLY (unset; a comma list of memory, goodput, clients, hostile: those

@@ -281,6 +281,7 @@ func fontSet(fonts []string) string {
 		if len(f) > 7 && f[6] == '+' && isSubsetTag(f[:6]) {
 			f = f[7:]
 		}
+		f = fontFamily(f)
 		if !seen[f] {
 			seen[f] = true
 			names = append(names, f)

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/doctrust/doctrust/engine/inject"
 	"github.com/doctrust/doctrust/engine/pdf"
 	"github.com/doctrust/doctrust/engine/report"
 )
@@ -20,6 +21,10 @@ type Differences struct {
 	Producer     Pair[Tools]   `json:"producer"`
 	Objects      Pair[int]     `json:"objects"`
 	XrefStyle    Pair[string]  `json:"xrefStyle"`
+
+	// cued are the shown strings in which the injection detector found a
+	// cue (read on the originals); Redact replaces them.
+	cued []string
 }
 
 // Pair is a value in each file.
@@ -86,11 +91,12 @@ type GeometryDiffs struct {
 }
 
 func differences(o, c *pdf.Description) *Differences {
+	var cued []string
 	d := &Differences{
-		Info:      fieldDiffs(o.Info, c.Info),
-		XMP:       fieldDiffs(o.XMP, c.XMP),
+		Info:      fieldDiffs(o.Info, c.Info, &cued),
+		XMP:       fieldDiffs(o.XMP, c.XMP, &cued),
 		ID:        compareID(o.ID, c.ID),
-		Fonts:     fontDiff(o.Fonts, c.Fonts),
+		Fonts:     fontDiff(o.Fonts, c.Fonts, &cued),
 		PageCount: Pair[int]{len(o.Pages), len(c.Pages)},
 		Producer: Pair[Tools]{
 			Tools{report.Untrusted(o.Producer), report.Untrusted(o.Creator)},
@@ -99,6 +105,10 @@ func differences(o, c *pdf.Description) *Differences {
 		Objects:   Pair[int]{o.Objects, c.Objects},
 		XrefStyle: Pair[string]{o.XrefStyle, c.XrefStyle},
 	}
+	for _, v := range []string{o.Producer, o.Creator, c.Producer, c.Creator} {
+		noteCue(&cued, v)
+	}
+	d.cued = cued
 	d.PageGeometry.Items = []GeometryDiff{}
 	for i := 0; i < min(len(o.Pages), len(c.Pages)); i++ {
 		if o.Pages[i] == c.Pages[i] {
@@ -113,7 +123,15 @@ func differences(o, c *pdf.Description) *Differences {
 	return d
 }
 
-func fieldDiffs(o, c map[string]string) FieldDiffs {
+// noteCue adds the sanitised form of raw to cued when the injection
+// detector finds a cue in raw (the original, before sanitising).
+func noteCue(cued *[]string, raw string) {
+	if raw != "" && inject.Scan(raw).Found() {
+		*cued = append(*cued, report.Untrusted(raw))
+	}
+}
+
+func fieldDiffs(o, c map[string]string, cued *[]string) FieldDiffs {
 	keys := map[string]bool{}
 	for k := range o {
 		keys[k] = true
@@ -144,6 +162,8 @@ func fieldDiffs(o, c map[string]string) FieldDiffs {
 		out.Total++
 		if len(out.Items) < maxListLen {
 			out.Items = append(out.Items, FieldDiff{report.Untrusted(k), change, report.Untrusted(ov), report.Untrusted(cv)})
+			noteCue(cued, ov)
+			noteCue(cued, cv)
 		}
 	}
 	out.Truncated = out.Total > len(out.Items)
@@ -179,7 +199,7 @@ func baseName(f string) string {
 	return f
 }
 
-func fontDiff(o, c []string) FontDiff {
+func fontDiff(o, c []string, cued *[]string) FontDiff {
 	in := func(list []string) map[string]bool {
 		m := map[string]bool{}
 		for _, f := range list {
@@ -201,6 +221,7 @@ func fontDiff(o, c []string) FontDiff {
 		if !oSet[f] {
 			if len(d.Added) < maxListLen {
 				d.Added = append(d.Added, report.Untrusted(f))
+				noteCue(cued, f)
 			}
 			if !oBase[baseName(f)] {
 				newBases[baseName(f)] = true
@@ -211,6 +232,7 @@ func fontDiff(o, c []string) FontDiff {
 		if !cSet[f] {
 			if len(d.Removed) < maxListLen {
 				d.Removed = append(d.Removed, report.Untrusted(f))
+				noteCue(cued, f)
 			}
 			if !cBase[baseName(f)] {
 				goneBases[baseName(f)] = true
@@ -256,4 +278,44 @@ func (r *Report) differenceFindings() {
 	if d.Objects.Original != d.Objects.Candidate || d.XrefStyle.Original != d.XrefStyle.Candidate {
 		r.add(find("structure-changed", "original", d.Objects.Original, "candidate", d.Objects.Candidate))
 	}
+}
+
+// Redact applies ?redact=payload to a comparison (docs/api.md,
+// "Redaction"): every string read from either file in which the injection
+// detector found a cue (an Info or XMP value, a key, a Producer or Creator,
+// a font name) becomes report.Redacted, wherever it is shown. The lists are
+// rebuilt, never written through. Idempotent.
+func (r *Report) Redact() {
+	if r == nil || r.Differences == nil || len(r.Differences.cued) == 0 {
+		return
+	}
+	d := *r.Differences
+	red := func(v string) string {
+		if report.CarriesCue(v, d.cued) {
+			return report.Redacted
+		}
+		return v
+	}
+	fields := func(f FieldDiffs) FieldDiffs {
+		items := make([]FieldDiff, len(f.Items))
+		for i, it := range f.Items {
+			items[i] = FieldDiff{Key: red(it.Key), Change: it.Change, Original: red(it.Original), Candidate: red(it.Candidate)}
+		}
+		f.Items = items
+		return f
+	}
+	names := func(list []string) []string {
+		out := make([]string, len(list))
+		for i, v := range list {
+			out[i] = red(v)
+		}
+		return out
+	}
+	d.Info, d.XMP = fields(d.Info), fields(d.XMP)
+	d.Fonts.Added, d.Fonts.Removed = names(d.Fonts.Added), names(d.Fonts.Removed)
+	d.Producer = Pair[Tools]{
+		Tools{red(d.Producer.Original.Producer), red(d.Producer.Original.Creator)},
+		Tools{red(d.Producer.Candidate.Producer), red(d.Producer.Candidate.Creator)},
+	}
+	r.Differences = &d
 }

@@ -7,6 +7,7 @@ package accounts
 
 import (
 	"context"
+	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
@@ -18,6 +19,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/doctrust/doctrust/internal/apikey"
@@ -45,6 +47,12 @@ var (
 	ForgotIPRule     = ratelimit.Rule{Name: "forgot-ip", Limit: 20, Window: time.Hour}
 	ResendRule       = ratelimit.Rule{Name: "resend", Limit: 3, Window: time.Hour}
 	RotateRule       = ratelimit.Rule{Name: "rotate", Limit: 10, Window: time.Hour}
+	// ResetIPRule and ResetAccountRule bound /auth/reset as /auth/forgot
+	// is bounded: every attempt counts per address; per account, only
+	// attempts whose token carries a valid MAC (so nobody can use up a
+	// victim's resets by naming its account id).
+	ResetIPRule      = ratelimit.Rule{Name: "reset-ip", Limit: 20, Window: time.Hour}
+	ResetAccountRule = ratelimit.Rule{Name: "reset-account", Limit: 5, Window: time.Hour}
 )
 
 // Errors the HTTP layer maps onto SPEC.md's table.
@@ -71,6 +79,8 @@ type Store interface {
 	AccountByEmail(ctx context.Context, email string) (store.Account, error)
 	RotateKey(ctx context.Context, accountID, oldKeyID string, replacement store.APIKey) error
 	Keys(ctx context.Context, accountID string) ([]store.APIKey, error)
+	// Secret holds the key of the reset tokens' MAC.
+	Secret(ctx context.Context, name string, candidate []byte) ([]byte, error)
 
 	// Sessions and emailed tokens.
 	CreateSession(ctx context.Context, sess store.Session) error
@@ -100,6 +110,9 @@ type Service struct {
 	// ForgotTime is how long every /auth/forgot answer takes, whether or
 	// not the address has an account (0: DefaultForgotTime).
 	ForgotTime time.Duration
+
+	macMu  sync.Mutex
+	macKey []byte // the reset tokens' MAC key, read from the store once
 }
 
 // DefaultForgotTime covers the account lookup, the token write and the
@@ -344,10 +357,15 @@ func (s *Service) sendReset(ctx context.Context, email string) {
 		}
 		return
 	}
+	key, err := s.resetKey(ctx)
+	if err != nil {
+		s.log().Warn("forgot: token key unavailable", "err", err.Error())
+		return
+	}
 	random, _ := secret()
 	// The token names the account and its session epoch, which every
 	// reset bumps: a reset ends every other reset token outstanding.
-	plain := resetToken(a.ID, a.SessionEpoch, random)
+	plain := resetToken(key, a.ID, a.SessionEpoch, random)
 	if err := s.Store.CreateToken(ctx, store.Token{Hash: HashSecret(plain), Kind: store.TokenReset, AccountID: a.ID, Expires: s.now().Add(ResetLifetime)}); err != nil {
 		s.log().Warn("forgot: token not stored", "err", err.Error())
 		return
@@ -360,16 +378,53 @@ func (s *Service) sendReset(ctx context.Context, email string) {
 	}
 }
 
-// resetToken is a reset token's plaintext: account, epoch and the random
-// secret, so Reset can tell a token issued before the last reset.
-func resetToken(accountID string, epoch int, random string) string {
-	return accountID + "." + strconv.Itoa(epoch) + "." + random
+// resetKeyName names the reset tokens' MAC key in the store's secrets.
+const resetKeyName = "reset-token-mac"
+
+// resetKey is the reset tokens' MAC key: drawn once and kept in the
+// store, so every instance checks the tokens any of them issued.
+func (s *Service) resetKey(ctx context.Context) ([]byte, error) {
+	s.macMu.Lock()
+	defer s.macMu.Unlock()
+	if s.macKey != nil {
+		return s.macKey, nil
+	}
+	candidate := make([]byte, 32)
+	rand.Read(candidate)
+	key, err := s.Store.Secret(ctx, resetKeyName, []byte(hex.EncodeToString(candidate)))
+	if err != nil {
+		return nil, err
+	}
+	s.macKey = key
+	return key, nil
 }
 
-// parseResetToken splits a reset token; ok is false for any other shape.
-func parseResetToken(token string) (accountID string, epoch int, ok bool) {
+// resetMAC signs a reset token's account, epoch and random part.
+func resetMAC(key []byte, body string) string {
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte("reset\x00" + body))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
+
+// resetToken is a reset token's plaintext: account, epoch, the random
+// secret and a MAC over them. The epoch lets Reset tell a token issued
+// before the last reset; the MAC lets it refuse a made-up token before
+// any store read or password hashing.
+func resetToken(key []byte, accountID string, epoch int, random string) string {
+	body := accountID + "." + strconv.Itoa(epoch) + "." + random
+	return body + "." + resetMAC(key, body)
+}
+
+// parseResetToken splits a reset token and checks its MAC; ok is false
+// for any other shape or a MAC that does not hold. It does the same work
+// whatever the account id, so its time tells nothing about the id.
+func parseResetToken(key []byte, token string) (accountID string, epoch int, ok bool) {
 	parts := strings.Split(token, ".")
-	if len(parts) != 3 || parts[0] == "" || parts[2] == "" {
+	if len(parts) != 4 || parts[0] == "" || parts[2] == "" {
+		return "", 0, false
+	}
+	want := resetMAC(key, parts[0]+"."+parts[1]+"."+parts[2])
+	if !hmac.Equal([]byte(want), []byte(parts[3])) {
 		return "", 0, false
 	}
 	epoch, err := strconv.Atoi(parts[1])
@@ -377,19 +432,37 @@ func parseResetToken(token string) (accountID string, epoch int, ok bool) {
 }
 
 // Reset sets a new password with a reset token, ending every session.
-func (s *Service) Reset(ctx context.Context, token, pw string) error {
+// Nothing costly happens until the token is proven: the address's
+// limiter, then the token's MAC (a made-up token, an unknown account id
+// and a stale epoch under a forged MAC all end here after the same work),
+// then the account's limiter and epoch, and only then the password hash
+// (argon2id, 19 MiB) and the store's consumption of the token.
+//
+// An unverified account taken over by a reset loses its keys: whoever
+// signed up with the address may not be who owns it (docs/api.md).
+func (s *Service) Reset(ctx context.Context, token, pw, ip string) error {
+	if err := s.Limiter.Allow(ctx, ResetIPRule, ip); err != nil {
+		return err
+	}
 	if err := password.Check(pw); err != nil {
 		return &InputError{Message: err.Error()}
 	}
-	if token == "" || len(token) > 160 {
+	if token == "" || len(token) > 200 {
 		return ErrInvalidToken
 	}
-	// A token issued before the account's last reset is void: the epoch
-	// it carries is behind the account's.
-	accountID, epoch, ok := parseResetToken(token)
+	key, err := s.resetKey(ctx)
+	if err != nil {
+		return err
+	}
+	accountID, epoch, ok := parseResetToken(key, token)
 	if !ok {
 		return ErrInvalidToken
 	}
+	if err := s.Limiter.Allow(ctx, ResetAccountRule, accountID); err != nil {
+		return err
+	}
+	// A token issued before the account's last reset is void: the epoch
+	// it carries is behind the account's.
 	a, err := s.Store.Account(ctx, accountID)
 	if errors.Is(err, store.ErrNotFound) || err == nil && a.SessionEpoch != epoch {
 		return ErrInvalidToken
@@ -397,11 +470,38 @@ func (s *Service) Reset(ctx context.Context, token, pw string) error {
 	if err != nil {
 		return err
 	}
+	if !a.Verified {
+		if err := s.revokeKeys(ctx, a.ID); err != nil {
+			return err
+		}
+	}
 	_, err = s.Store.ResetPassword(ctx, HashSecret(token), password.Hash(pw))
 	if errors.Is(err, store.ErrNotFound) {
 		return ErrInvalidToken
 	}
 	return err
+}
+
+// revokeKeys replaces every active key of the account by one whose
+// plaintext nobody was shown: the keys handed out at signup stop working,
+// and the new owner takes a key they can see by rotating that one.
+// Revoking before the password changes means a failure leaves the
+// password as it was and the reset can be tried again.
+func (s *Service) revokeKeys(ctx context.Context, accountID string) error {
+	keys, err := s.Store.Keys(ctx, accountID)
+	if err != nil {
+		return err
+	}
+	for _, k := range keys {
+		if k.Revoked {
+			continue
+		}
+		err := s.Store.RotateKey(ctx, accountID, k.ID, s.newKey(accountID).Key)
+		if err != nil && !errors.Is(err, store.ErrNotFound) { // ErrNotFound: revoked meanwhile
+			return fmt.Errorf("accounts: revoke keys: %w", err)
+		}
+	}
+	return nil
 }
 
 // Rotate revokes one of the account's active keys and issues its

@@ -144,6 +144,13 @@ func (p *Pipeline) Inspect(ctx context.Context, req Request) (*Result, error) {
 // Compare relates two PDFs under a deadline of two documents and returns
 // the CompareReport's JSON body.
 func (p *Pipeline) Compare(ctx context.Context, original, candidate []byte) ([]byte, *compare.Report, error) {
+	return p.CompareRedacting(ctx, original, candidate, false)
+}
+
+// CompareRedacting is Compare with ?redact=payload applied when redact is
+// set: the strings of either file that carry an injection cue are replaced
+// (compare.Report.Redact).
+func (p *Pipeline) CompareRedacting(ctx context.Context, original, candidate []byte, redact bool) ([]byte, *compare.Report, error) {
 	deadline := p.Deadline
 	if deadline <= 0 {
 		deadline = DefaultDeadline
@@ -153,6 +160,9 @@ func (p *Pipeline) Compare(ctx context.Context, original, candidate []byte) ([]b
 	rep, err := engine.Compare(ctx, original, candidate)
 	if err != nil {
 		return nil, nil, err
+	}
+	if redact {
+		rep.Redact()
 	}
 	body, err := json.Marshal(rep)
 	if err != nil {
@@ -172,11 +182,21 @@ type Listing struct {
 // The listing is deterministic: it carries no id, receipt or time, so
 // identical bytes give an identical body.
 func (p *Pipeline) Metadata(ctx context.Context, data []byte) (*Listing, error) {
+	return p.MetadataRedacting(ctx, data, false)
+}
+
+// MetadataRedacting is Metadata with ?redact=payload applied when redact
+// is set: listed strings that carry an injection cue are replaced
+// (metadata.Report.Redact).
+func (p *Pipeline) MetadataRedacting(ctx context.Context, data []byte, redact bool) (*Listing, error) {
 	ctx, cancel := context.WithTimeout(ctx, p.deadline())
 	defer cancel()
 	rep, err := engine.Metadata(ctx, data, engine.Options{})
 	if err != nil {
 		return nil, err
+	}
+	if redact {
+		rep.Redact()
 	}
 	// Values are shown as written, so <, > and & stay themselves rather
 	// than growing sixfold into \u003c escapes: the listing's caps then

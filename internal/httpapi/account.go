@@ -198,7 +198,7 @@ func (s *Server) reset(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	if err := s.cfg.Accounts.Reset(r.Context(), body.Token, body.Password); err != nil {
+	if err := s.cfg.Accounts.Reset(r.Context(), body.Token, body.Password, clientIP(r, s.cfg.TrustedProxyHops)); err != nil {
 		s.fail(w, r, err)
 		return
 	}

@@ -125,15 +125,8 @@ func (s *Server) uploadShare(r *http.Request, docs int) int64 {
 
 func (s *Server) uploadCap() int64 { return int64(s.cfg.MaxUploadMB) << 20 }
 
-// bodyDeadline puts a deadline on reading the body. Where the connection
-// does not support one (Lambda, where the body is already in memory),
-// there is nothing to wait for.
-func (s *Server) bodyDeadline(w http.ResponseWriter) {
-	http.NewResponseController(w).SetReadDeadline(time.Now().Add(s.cfg.BodyReadTimeout))
-}
-
 // readFault maps an error reading the body: over the cap is the route's
-// 413, a read deadline passed is 408, anything else the client caused (a
+// 413, a read deadline passed or the minimum rate missed is 408, anything else the client caused (a
 // disconnect, a body shorter than its length) is 400 with orElse. None is
 // a server fault.
 func (s *Server) readFault(err error, tooLarge, orElse *Error) *Error {
@@ -142,6 +135,8 @@ func (s *Server) readFault(err error, tooLarge, orElse *Error) *Error {
 	switch {
 	case errors.As(err, &mbe):
 		return tooLarge
+	case errors.As(err, new(errTooSlow)):
+		return s.tooSlow()
 	case errors.Is(err, os.ErrDeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
 		return E(RequestTimeout, "timeoutSeconds", int(s.cfg.BodyReadTimeout/time.Second))
 	}

@@ -28,13 +28,21 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer adm.release()
-	original, candidate, err := s.readPair(w, r)
+	leave, err := s.startRead(rp)
 	if err != nil {
+		closeUnread(w)
+		rp.error(err)
+		return
+	}
+	original, candidate, err := s.readPair(w, r)
+	leave()
+	if err != nil {
+		closeUnread(w)
 		rp.error(err)
 		return
 	}
 	out, err := s.analyse(rp, adm, func(ctx context.Context) (*outcome, error) {
-		body, _, err := s.cfg.Pipeline.Compare(ctx, original, candidate)
+		body, _, err := s.cfg.Pipeline.CompareRedacting(ctx, original, candidate, r.URL.Query().Get("redact") == "payload")
 		if err != nil {
 			return nil, err
 		}
@@ -61,7 +69,7 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 func (s *Server) readPair(w http.ResponseWriter, r *http.Request) (original, candidate []byte, err error) {
 	limit := s.uploadCap()
 	tooLarge := E(FileTooLarge, "maxMb", s.cfg.MaxUploadMB)
-	s.bodyDeadline(w)
+	defer s.paceBody(w, r)()
 	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "multipart/form-data" {
 		return nil, nil, E(NoFile)
 	}

@@ -65,9 +65,18 @@ type Config struct {
 	TrustedProxyHops int
 	// BodyReadTimeout bounds the reading of an upload (0: DefaultBodyReadTimeout).
 	BodyReadTimeout time.Duration
-	MaxUploadMB     int      // default 10
-	AllowedOrigins  []string // browser origins allowed besides the service's own
-	PublicBaseURL   string
+	// MinUploadRate (bytes per second, 0: DefaultMinUploadRate) is the
+	// slowest average an upload may keep once UploadGrace (0:
+	// DefaultUploadGrace) has passed; slower is 408 (slowbody.go).
+	MinUploadRate int
+	UploadGrace   time.Duration
+	// ReadsPerClient (0: DefaultReadsPerClient) is how many bodies one
+	// anonymous address or one key may have being read at once; more is
+	// 429 at once.
+	ReadsPerClient int
+	MaxUploadMB    int      // default 10
+	AllowedOrigins []string // browser origins allowed besides the service's own
+	PublicBaseURL  string
 	// MailOutbox is the folder mail is written to instead of being sent
 	// (empty: SES); the dashboard says so where it mentions a mailed link.
 	MailOutbox string
@@ -79,12 +88,16 @@ type Server struct {
 	cfg Config
 	// budget bounds the upload bytes held by requests in flight: one
 	// upload at the cap for every place of the pool (SPEC.md's busy).
-	budget  *pool.Budget
+	budget *pool.Budget
+	// reads bounds the bodies being read per client (slowbody.go).
+	reads   *readGate
 	mux     *http.ServeMux
 	origins map[string]bool // canonical scheme://host:port
 	// publicHost is PUBLIC_BASE_URL's host:port; when set, a request's
 	// Host must name it for the same-host origin rule to apply.
 	publicHost string
+	// hsts: PUBLIC_BASE_URL is https, so browsers are told to keep to it.
+	hsts bool
 }
 
 // New builds the handler with every route of this engine version.
@@ -101,7 +114,17 @@ func New(cfg Config) *Server {
 	if cfg.BodyReadTimeout <= 0 {
 		cfg.BodyReadTimeout = DefaultBodyReadTimeout
 	}
-	s := &Server{cfg: cfg, mux: http.NewServeMux(), origins: map[string]bool{}}
+	if cfg.MinUploadRate <= 0 {
+		cfg.MinUploadRate = DefaultMinUploadRate
+	}
+	if cfg.UploadGrace <= 0 {
+		cfg.UploadGrace = DefaultUploadGrace
+	}
+	if cfg.ReadsPerClient <= 0 {
+		cfg.ReadsPerClient = DefaultReadsPerClient
+	}
+	s := &Server{cfg: cfg, mux: http.NewServeMux(), origins: map[string]bool{},
+		reads: &readGate{max: cfg.ReadsPerClient, busy: map[string]int{}}}
 	s.budget = pool.NewBudget(int64(cfg.Pool.Places()) * (s.uploadCap() + multipartSlack))
 	for _, o := range cfg.AllowedOrigins {
 		if c, ok := canonicalOrigin(o); ok {
@@ -111,6 +134,7 @@ func New(cfg Config) *Server {
 	if c, ok := canonicalOrigin(cfg.PublicBaseURL); ok {
 		s.origins[c] = true
 		s.publicHost = c[strings.Index(c, "://")+3:]
+		s.hsts = strings.HasPrefix(c, "https://")
 	}
 	s.mux.HandleFunc("GET /api/v1/health", s.health)
 	s.mux.HandleFunc("GET /api/v1/openapi.json", s.openAPI)
@@ -182,6 +206,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.cfg.Logger.Info("request", "method", r.Method, "route", routeOf(r), "status", rec.status,
 			"bytes", rec.bytes, "ms", time.Since(start).Milliseconds())
 	}()
+	s.securityHeaders(rec.Header(), r)
 	if origin := r.Header.Get("Origin"); origin != "" && !s.originAllowed(origin, r) ||
 		origin == "" && strings.EqualFold(r.Header.Get("Sec-Fetch-Site"), "cross-site") {
 		// A browser that says the request is cross-site but sends no
@@ -214,6 +239,24 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.Body = http.MaxBytesReader(rec, r.Body, limit)
 	}
 	s.mux.ServeHTTP(rec, r)
+}
+
+// publicRoutes are the API answers that carry nothing of a caller: they
+// may be cached. Every other API answer may carry a key (signup,
+// rotation), session state, account data or a report, and is no-store.
+var publicRoutes = map[string]bool{"/api/v1/health": true, "/api/v1/openapi.json": true}
+
+// securityHeaders: HSTS when the service's public address is https (a
+// local http run must not pin its host to https), and no-store on every
+// API answer but the public ones. A handler may still set its own
+// Cache-Control (the OpenAPI description's).
+func (s *Server) securityHeaders(h http.Header, r *http.Request) {
+	if s.hsts {
+		h.Set("Strict-Transport-Security", "max-age=31536000")
+	}
+	if strings.HasPrefix(r.URL.Path, "/api/") && !publicRoutes[r.URL.Path] {
+		h.Set("Cache-Control", "no-store")
+	}
 }
 
 // originAllowed: PUBLIC_BASE_URL's origin and ALLOWED_ORIGINS, compared

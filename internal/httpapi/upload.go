@@ -63,8 +63,16 @@ func (s *Server) serveDocument(w http.ResponseWriter, r *http.Request, route str
 		return
 	}
 	defer adm.release()
-	up, err := s.readUpload(w, r, fields)
+	leave, err := s.startRead(rp)
 	if err != nil {
+		closeUnread(w)
+		rp.error(err)
+		return
+	}
+	up, err := s.readUpload(w, r, fields)
+	leave()
+	if err != nil {
+		closeUnread(w)
 		rp.error(err)
 		return
 	}
@@ -89,11 +97,48 @@ func (s *Server) serveDocument(w http.ResponseWriter, r *http.Request, route str
 	rp.raw(http.StatusOK, out.body)
 }
 
-// analyse runs one analysis for an admitted caller: the
-// worker (the place was reserved by admit, so a refused call cost the
-// caller nothing), then the anonymous call is counted in its window (a
-// keyed call was checked by admit and is charged by the caller's Settle
-// once the result is a success), then the work under its deadline.
+// startRead begins the reading of an admitted request's body: the
+// client's place in the read gate (429 at once when it has every one),
+// then for an anonymous caller the count in its hourly window, made
+// before a byte is read so that an upload that never arrives whole (408,
+// 400, 413) still costs the allowance it occupied. leave gives the gate's
+// place back once the body is read.
+func (s *Server) startRead(rp *reply) (leave func(), err error) {
+	subject := "ip:" + rp.caller.IP
+	if rp.caller.Keyed() {
+		subject = "key:" + rp.caller.Key.ID
+	}
+	leave, ok := s.reads.enter(subject)
+	if !ok {
+		return nil, tooManyReads(rp.caller.Keyed(), s.reads.max)
+	}
+	if rp.caller.Keyed() {
+		return leave, nil
+	}
+	ctx := rp.r.Context()
+	// Set before the call: a count that reached the store but whose
+	// answer was lost still needs a fresh read for the headers.
+	rp.anonCounted = true
+	win, err := s.cfg.Meter.AdmitAnonymous(ctx, rp.caller)
+	var rl *ratelimit.Exceeded
+	switch {
+	case err == nil:
+		rp.window = &win
+		return leave, nil
+	case errors.Is(err, context.DeadlineExceeded):
+		err = analysisTimeout()
+	case errors.As(err, &rl):
+		err = anonymousLimited(rl, s.cfg.Meter.AnonRule().Limit)
+	}
+	leave()
+	return nil, err
+}
+
+// analyse runs one analysis for an admitted caller whose body is read:
+// the worker (the place was reserved by admit, so a refused call cost a
+// keyed caller nothing; an anonymous one was counted by startRead, a keyed
+// one is charged by the caller's Settle once the result is a success),
+// then the work under its deadline.
 func (s *Server) analyse(rp *reply, adm *admission, run work) (*outcome, error) {
 	ctx := rp.r.Context()
 	// The request's own deadline (Lambda's, pulled in) running out before
@@ -107,25 +152,6 @@ func (s *Server) analyse(rp *reply, adm *admission, run work) (*outcome, error) 
 			return nil, timeout
 		}
 		return nil, err // the client went away while queued
-	}
-	if !rp.caller.Keyed() {
-		// Set before the call: a count that reached the store but whose
-		// answer was lost still needs a fresh read for the headers.
-		rp.anonCounted = true
-		win, err := s.cfg.Meter.AdmitAnonymous(ctx, rp.caller)
-		if err == nil {
-			rp.window = &win
-		}
-		if errors.Is(err, context.DeadlineExceeded) {
-			return nil, timeout
-		}
-		var rl *ratelimit.Exceeded
-		if errors.As(err, &rl) {
-			return nil, anonymousLimited(rl, s.cfg.Meter.AnonRule().Limit)
-		}
-		if err != nil {
-			return nil, err
-		}
 	}
 	// The engine's errors carry their SPEC.md code; the reply maps them
 	// through the status table like any other. The worker is given back
@@ -145,7 +171,7 @@ func (s *Server) readUpload(w http.ResponseWriter, r *http.Request, fields bool)
 	limit := s.uploadCap()
 	tooLarge := E(FileTooLarge, "maxMb", s.cfg.MaxUploadMB)
 	up := &upload{}
-	s.bodyDeadline(w)
+	defer s.paceBody(w, r)()
 	mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if mediaType != "multipart/form-data" {
 		if fields {
