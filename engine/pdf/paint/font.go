@@ -43,6 +43,10 @@ type Font struct {
 	texts      map[uint32]string
 	lowTexts   *[256]lowText // codes below 256, without hashing
 
+	// remapped marks the one-byte codes whose drawn glyph differs from
+	// their extracted text (Font.remaps).
+	remapped *[4]uint64
+
 	// capHeight and xHeight bound the ink of capitals and digits, and of
 	// lowercase letters without ascenders (glyph extents, issue 25).
 	capHeight, xHeight float64
@@ -191,6 +195,10 @@ func (in *Interpreter) loadFont(d *cos.Dict) *Font {
 		f.toUni = parseCMap(in.src.decodeAux(st))
 		f.ToUnicode = true
 		f.DigitConflicts = f.digitConflicts()
+	}
+	f.markRemapped()
+	if f.Type3() {
+		in.markEmptyProcs(f, d)
 	}
 	return f
 }

@@ -1,0 +1,123 @@
+package paint
+
+import (
+	"unicode"
+
+	"github.com/doctrust/doctrust/engine/pdf/cos"
+)
+
+// Glyphs that draw one thing and extract as another: the trick that shows
+// a reader harmless text while a text extractor (and the language model
+// fed by it) reads different words. Two forms are recognised without
+// reading font programs: a simple font whose explicit encoding names a
+// letter or digit glyph for a code that its ToUnicode map sends to another
+// letter or digit, and a Type 3 glyph procedure that paints nothing for a
+// code that extracts to a letter or digit.
+
+// remaps reports a code whose drawn glyph differs from its extracted text.
+func (f *Font) remaps(code uint32) bool {
+	return f.remapped != nil && code < 256 && f.remapped[code/64]&(1<<(code%64)) != 0
+}
+
+func (f *Font) markRemap(code int) {
+	if f.remapped == nil {
+		f.remapped = new([4]uint64)
+	}
+	f.remapped[code/64] |= 1 << (code % 64)
+}
+
+// wordRune reports a single letter or digit.
+func wordRune(s string) (rune, bool) {
+	rs := []rune(s)
+	if len(rs) != 1 || !(unicode.IsLetter(rs[0]) || unicode.IsDigit(rs[0])) {
+		return 0, false
+	}
+	return rs[0], true
+}
+
+// markRemapped compares, for a simple font with an explicit encoding and a
+// ToUnicode map, the letter or digit each code's glyph name stands for
+// with the one ToUnicode extracts. Case is ignored: small capitals are
+// often named for the lowercase letter.
+func (f *Font) markRemapped() {
+	if f.composite || !f.hasEnc || f.toUni == nil {
+		return
+	}
+	for code, drawn := range f.enc {
+		if drawn == 0 || !(unicode.IsLetter(drawn) || unicode.IsDigit(drawn)) {
+			continue
+		}
+		s, ok := f.toUni.lookup(uint32(code))
+		if !ok {
+			continue
+		}
+		got, ok := wordRune(s)
+		if ok && unicode.ToLower(got) != unicode.ToLower(drawn) {
+			f.markRemap(code)
+		}
+	}
+}
+
+// maxProcBytes bounds the decoded glyph procedure read to tell whether it
+// paints.
+const maxProcBytes = 64 << 10
+
+// markEmptyProcs marks the codes of a Type 3 font whose glyph procedure
+// exists but paints nothing (only d0/d1 and state) while the code extracts
+// to a letter or digit.
+func (in *Interpreter) markEmptyProcs(f *Font, d *cos.Dict) {
+	r := in.src.Resolve
+	procs := cos.DictOf(r(d.Get("CharProcs")))
+	enc := cos.DictOf(r(d.Get("Encoding")))
+	diffs, _ := r(enc.Get("Differences")).(cos.Array)
+	if procs == nil || len(diffs) == 0 {
+		return
+	}
+	var sc Scanner
+	code := 0
+	for i, o := range diffs {
+		if i >= maxDifferences {
+			break
+		}
+		switch v := o.(type) {
+		case cos.Int:
+			code = int(v)
+			continue
+		case cos.Name:
+			c := code
+			code++
+			if c < 0 || c >= 256 {
+				continue
+			}
+			if _, ok := wordRune(f.text(uint32(c))); !ok {
+				continue
+			}
+			st, ok := r(procs.Get(v)).(*cos.Stream)
+			if !ok {
+				continue
+			}
+			data := in.src.Decode(st, true)
+			if len(data) > maxProcBytes || !paintsNothing(&sc, data) {
+				continue
+			}
+			f.markRemap(c)
+		}
+	}
+}
+
+// paintsNothing reports a glyph procedure without a painting operator.
+// An empty stream paints nothing too, but says little (a missing glyph):
+// the procedure must at least declare its metrics.
+func paintsNothing(sc *Scanner, data []byte) bool {
+	declared, paints := false, false
+	sc.Scan(data, MaxOperands, func(op []byte, _ []Operand) bool {
+		switch string(op) {
+		case "d0", "d1":
+			declared = true
+		case "f", "F", "f*", "B", "B*", "b", "b*", "S", "s", "sh", "Do", opBI, "Tj", "TJ", "'", "\"":
+			paints = true
+		}
+		return !paints
+	})
+	return declared && !paints
+}
