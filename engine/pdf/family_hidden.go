@@ -116,11 +116,11 @@ type hiddenFacts struct {
 	kinds     []int // the variant of each box (for the render oracle)
 	objects   []int
 	revisions []int
-	edges     []string // sides of the page beyond which outside runs lie
-	annots    []int    // annotations whose appearance holds hidden text
-	text      strings.Builder // hidden text, OCR layers included, for the injection scan
-	drops     []backdrop      // scratch, reused from page to page
-	colors    []paint.Color   // scratch
+	edges     []string           // sides of the page beyond which outside runs lie
+	annots    []int              // annotations whose appearance holds hidden text
+	text      strings.Builder    // hidden text, OCR layers included, for the injection scan
+	drops     []backdrop         // scratch, reused from page to page
+	colors    []paint.Color      // scratch
 	annotIn   *paint.Interpreter // runs annotation appearances
 	oc        *ocConfig
 }
@@ -131,7 +131,12 @@ type backdrop struct {
 	box   paint.Rect
 	color paint.Color
 	image bool // what an image shows beneath a run is unknown
+	rect  bool // a filled rectangle, which paints all of its box
 }
+
+// solidPathArea is how many times a run's area a filled path that is not a
+// rectangle must cover to count as painted beneath all of the run.
+const solidPathArea = 25
 
 // pageLayout is what a page's body text looks like, for the rotated-text
 // rule.
@@ -441,7 +446,7 @@ func backdrops(pg *paint.Page, out []backdrop) []backdrop {
 	for _, s := range pg.Shapes {
 		// Fills of unknown colour (patterns) still hide what lies beneath.
 		if s.Fill && !s.OCOff && s.FillColor.A >= 0.999 && s.Box.Area() > 0 {
-			out = append(out, backdrop{seq: s.Seq, box: s.Box, color: s.FillColor})
+			out = append(out, backdrop{seq: s.Seq, box: s.Box, color: s.FillColor, rect: s.Rect})
 		}
 	}
 	for _, im := range pg.Images {
@@ -528,6 +533,12 @@ func sameAsBackdrop(r *paint.TextRun, drops []backdrop, colors []paint.Color) bo
 		if !covered(r.Box, d.box, backdropCover) {
 			touched = touched || r.Box.Overlaps(d.box)
 			continue
+		}
+		// A path that is not a rectangle paints its shape, not its box:
+		// glyph outlines under a figure's label, a frame around it. Only
+		// a path much larger than the run is taken to paint all of it.
+		if !d.image && !d.rect && d.box.Area() < solidPathArea*r.Box.Area() {
+			return false
 		}
 		return !d.image && indistinct(r.Fill, d.color)
 	}
