@@ -145,13 +145,13 @@ type pageLayout struct {
 	body       paint.Rect // the extent of the horizontal text
 }
 
-// Body text is horizontal when this share of at least minBodyGlyphs ink
-// glyphs in visible runs runs at an angle under straightAngle degrees; a
+// Body text is horizontal when at least minBodyGlyphs, and this share, of the
+// glyphs of visible runs run at an angle under straightAngle degrees; a
 // run turned by rotatedAngle or more lying wholly outside that text's
 // extent is set in a margin.
 const (
 	minBodyGlyphs   = 40
-	horizontalShare = 0.8
+	horizontalShare = 0.6
 	straightAngle   = 2
 	rotatedAngle    = 10
 )
@@ -175,7 +175,7 @@ func layoutOf(pg *paint.Page) pageLayout {
 			flat += n
 		}
 	}
-	l.horizontal = all >= minBodyGlyphs && float64(flat) >= horizontalShare*float64(all)
+	l.horizontal = flat >= minBodyGlyphs && float64(flat) >= horizontalShare*float64(all)
 	return l
 }
 
