@@ -351,11 +351,12 @@ func remapped(r *paint.TextRun) bool {
 
 // coveringImage returns an opaque image painted after a run over all of
 // it (an image mask paints only its set bits, a soft mask lets the run
-// through: neither counts), or nil.
+// through, a rotated or sheared image does not fill its box: none
+// counts), or nil.
 func coveringImage(r *paint.TextRun, pg *paint.Page) *paint.Image {
 	for i := range pg.Images {
 		im := &pg.Images[i]
-		if im.Seq > r.Seq && !im.Mask && !im.SoftMask && !im.OCOff && im.Alpha >= 0.999 && covered(r.Box, im.Box, backdropCover) {
+		if im.Seq > r.Seq && !im.Mask && !im.SoftMask && !im.OCOff && !im.Skewed && im.Alpha >= 0.999 && covered(r.Box, im.Box, backdropCover) {
 			return im
 		}
 	}

@@ -161,8 +161,13 @@ func (c *ocConfig) eval(o cos.Object) bool {
 	return c.groupOff(o)
 }
 
-// groupOff decides one group.
+// groupOff decides one group. A reference to something that is not a
+// group (a freed object, a font) hides nothing: viewers show its content.
 func (c *ocConfig) groupOff(o cos.Object) bool {
+	g := c.d.dict(o)
+	if g == nil || (g.Has("Type") && g.Name("Type") != "OCG") {
+		return false
+	}
 	if ref, ok := o.(cos.Ref); ok {
 		if v, ok := c.off[ref.Num]; ok {
 			return v

@@ -703,6 +703,8 @@ func (r *run) image(img Image, fr frame) {
 	}
 	img.Seq = r.next()
 	img.Box = unitSquare.transform(r.gs.ctm).Intersect(r.gs.clip)
+	m := r.gs.ctm
+	img.Skewed = !m.axisAligned() || math.Abs(m[0]*m[3]-m[1]*m[2]) < 1e-9
 	if !img.Box.finite() {
 		return
 	}

@@ -169,6 +169,9 @@ type Image struct {
 	Revision int
 	Form     bool
 	OCOff    bool // inside optional content off in the default view
+	// Skewed is set when the placement rotates, shears or flattens the
+	// image: Box bounds it but the image does not fill Box.
+	Skewed bool
 }
 
 // Interpreter runs pages of one revision's view, sharing parsed fonts and
