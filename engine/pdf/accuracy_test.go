@@ -100,6 +100,18 @@ func TestHiddenTextMisses(t *testing.T) {
 		// was medium: court filings label redaction boxes in the box's colour
 		// (x-ray's ok_words.pdf)
 		"redaction label on its box": textPage("0 g 50 590 300 40 re f BT /F1 12 Tf 72 600 Td (PRIVILEGED) Tj ET").Bytes(),
+		// was medium (issue 34): a figure's label drawn over its own glyph
+		// outlines, a filled path that is not a rectangle
+		"label over its own outlines": textPage(text72("Visible") + "0 g 72 597 m 180 597 l 180 611 l 120 604 l 72 611 l h f BT /F1 12 Tf 72 600 Td (" + line + ") Tj ET").Bytes(),
+		// was medium (issue 34): a signature appearance measures its words
+		// in render mode 3, then draws them
+		"invisible measure of drawn words": textPage(text72("Visible") + "BT 3 Tr /F1 12 Tf 72 600 Td (Signed digitally by****) Tj ET BT 0 Tr /F1 12 Tf 72 600 Td (Signed digitally by) Tj ET").Bytes(),
+		// was medium (issue 34): OCR software writes its layer at opacity 0
+		"an OCR layer at opacity 0": func() []byte {
+			b := imageTextPage(pdftest.FullPageImageContent + " /GS1 gs BT /F1 12 Tf 72 600 Td (" + line + ") Tj ET")
+			b.Set(pdftest.PageObj, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /Im1 5 0 R >> /Font << /F1 9 0 R >> /ExtGState << /GS1 << /ca 0 >> >> >> /Contents 4 0 R >>")
+			return b.Bytes()
+		}(),
 	}
 	for name, data := range quiet {
 		t.Run("quiet: "+name, func(t *testing.T) {

@@ -63,23 +63,23 @@ func TestOptionalContentOff(t *testing.T) {
 
 // TestRemappedGlyphs: an explicit encoding naming one letter and a
 // ToUnicode map extracting another; a Type 3 glyph that paints nothing.
-// Small capitals named for the lowercase letter and ligatures are not
-// remaps.
+// Small capitals named for the lowercase letter, ligatures and math
+// italic letters extracted in their mathematical form are not remaps.
 func TestRemappedGlyphs(t *testing.T) {
 	ob := newObjects()
-	ob.stream(7, nil, "1 begincodespacerange <00> <FF> endcodespacerange 4 beginbfchar <01> <0078> <02> <0062> <03> <0043> <04> <00660069> endbfchar")
-	ob.objs[5] = parse(t, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding << /Differences [1 /a /b /c /fi] >> /ToUnicode 7 0 R >>")
+	ob.stream(7, nil, "1 begincodespacerange <00> <FF> endcodespacerange 4 beginbfchar <01> <0078> <02> <0062> <03> <0043> <04> <00660069> <05> <D835DC5B> endbfchar")
+	ob.objs[5] = parse(t, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding << /Differences [1 /a /b /c /fi /n] >> /ToUnicode 7 0 R >>")
 	ob.stream(40, nil, "500 0 0 0 400 600 d1")
 	ob.stream(41, nil, "500 0 0 0 400 600 d1 0 0 400 600 re f")
 	ob.objs[6] = parse(t, "<< /Type /Font /Subtype /Type3 /FontMatrix [0.001 0 0 0.001 0 0] /FirstChar 65 /Widths [500 500] /Encoding << /Differences [65 /A /B] >> /CharProcs << /A 40 0 R /B 41 0 R >> >>")
-	ob.stream(12, nil, "BT /F1 9 Tf <01020304> Tj /F3 9 Tf (AB) Tj ET")
+	ob.stream(12, nil, "BT /F1 9 Tf <0102030405> Tj /F3 9 Tf (AB) Tj ET")
 	res := parse(t, "<< /Font << /F1 5 0 R /F3 6 0 R >> >>").(*cos.Dict)
 	pg := New(ob.source()).Page(cos.Ref{Num: 12}, res)
 	if len(pg.Text) != 2 {
 		t.Fatalf("runs %d", len(pg.Text))
 	}
-	if r := pg.Text[0]; r.Text != "xbCfi" || r.Remapped != 1 {
-		t.Errorf("simple font: %q remapped %d, want xbCfi 1", r.Text, r.Remapped)
+	if r := pg.Text[0]; r.Text != "xbCfi\U0001D45B" || r.Remapped != 1 {
+		t.Errorf("simple font: %q remapped %d, want xbCfi𝑛 1", r.Text, r.Remapped)
 	}
 	if r := pg.Text[1]; r.Text != "AB" || r.Remapped != 1 {
 		t.Errorf("Type 3: %q remapped %d, want AB 1", r.Text, r.Remapped)

@@ -52,10 +52,39 @@ func (f *Font) markRemapped() {
 			continue
 		}
 		got, ok := wordRune(s)
-		if ok && unicode.ToLower(got) != unicode.ToLower(drawn) {
+		d := fold(drawn)
+		if !ok || d > unicode.MaxASCII {
+			continue
+		}
+		if unicode.ToLower(fold(got)) != unicode.ToLower(d) {
 			f.markRemap(code)
 		}
 	}
+}
+
+// fold maps the styled forms of a Latin letter or digit that math and wide
+// fonts extract to (mathematical italic n, Planck's h, fullwidth A) to the
+// plain letter or digit their glyph is named for; other runes stay.
+func fold(r rune) rune {
+	switch {
+	case r >= 0x1D400 && r <= 0x1D6A3: // 13 alphabets of A-Z a-z
+		i := (r - 0x1D400) % 52
+		if i < 26 {
+			return 'A' + i
+		}
+		return 'a' + i - 26
+	case r >= 0x1D7CE && r <= 0x1D7FF: // 5 sets of digits
+		return '0' + (r-0x1D7CE)%10
+	case r == 0x210E:
+		return 'h'
+	case r >= 0xFF21 && r <= 0xFF3A:
+		return 'A' + r - 0xFF21
+	case r >= 0xFF41 && r <= 0xFF5A:
+		return 'a' + r - 0xFF41
+	case r >= 0xFF10 && r <= 0xFF19:
+		return '0' + r - 0xFF10
+	}
+	return r
 }
 
 // maxProcBytes bounds the decoded glyph procedure read to tell whether it
