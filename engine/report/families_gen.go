@@ -45,7 +45,7 @@ var pdfFamilies = []Family{
 	{ID: FamilyIdInconsistency, Media: MediaPDF, Summary: "The trailer /ID pair disagrees with the revision history."},
 	{ID: FamilyIncrementalUpdates, Media: MediaPDF, Summary: "Revisions appended after the original save, with what each one wrote and overwrote."},
 	{ID: FamilySignatureCoverage, Media: MediaPDF, Summary: "What each signature's byte range covers and what was appended after it."},
-	{ID: FamilySignaturePermissions, Media: MediaPDF, TriageSuppressed: true, Summary: "Revisions after a certification signature assessed against its DocMDP permissions."},
+	{ID: FamilySignaturePermissions, Media: MediaPDF, TriageSuppressed: true, Summary: "Revisions after a certification signature assessed against its DocMDP permissions; fields changed after a signature that does not permit it."},
 	{ID: FamilyRedactionExposure, Media: MediaPDF, ContentDependent: true, TriageSuppressed: true, Summary: "Text still present under redaction boxes."},
 	{ID: FamilyDocumentInjectionMarkers, Media: MediaPDF, ContentDependent: true, Summary: "Text addressed to a language model in PDF metadata and annotation carriers."},
 	{ID: FamilyActiveContent, Media: MediaPDF, Summary: "JavaScript, launch, submit and import actions, attached files, rich media and links: reported, never run."},
@@ -55,7 +55,7 @@ var pdfFamilies = []Family{
 	{ID: FamilyFontAnomalies, Media: MediaPDF, ContentDependent: true, TriageSuppressed: true, Summary: "Several subsets of one font, fonts first used by a later revision, a font that shows only a few figures, stray Type3 glyphs."},
 	{ID: FamilyEmbeddedImageAnomalies, Media: MediaPDF, TriageSuppressed: true, Summary: "Full-page images and images replaced in a later revision."},
 	{ID: FamilyNumericEdits, Media: MediaPDF, ContentDependent: true, TriageSuppressed: true, Summary: "Digits changed between revisions in overwritten content; figures written unlike the page's other text objects."},
-	{ID: FamilyAnnotationOverlays, Media: MediaPDF, TriageSuppressed: true, Summary: "Annotations whose rectangles cover page text: added later, by an editor, or opaque."},
+	{ID: FamilyAnnotationOverlays, Media: MediaPDF, TriageSuppressed: true, Summary: "Annotations whose rectangles cover page text: added later, by an editor, opaque, or over signed content."},
 	{ID: FamilyPageGeometry, Media: MediaPDF, Summary: "Mixed page sizes or rotations, crop boxes hiding content, pages foreign to the rest of the document."},
 }
 
@@ -114,6 +114,7 @@ var declaredCatalogue = []entry{
 	{"signature-permissions.certification-broken", "Certification permissions broken", "{broken} of the {assessed#revision|revisions} appended after the certification signature made changes its permissions (P={p}) do not allow."},
 	{"signature-permissions.lock-permissions-broken", "Changes forbidden by a signature's field lock", "{signatures#approval signature locks|approval signatures lock} the document at permission level P={p} through {signatures?its|their} field lock, and {revisions#revision|revisions} appended after {signatures?it|them} made changes that level does not allow (form filling included when P=1)."},
 	{"signature-permissions.locked-field-changed", "Locked form field changed", "{fields#form field|form fields} locked by a signature {fields?was|were} changed by a later revision ({changes#change|changes})."},
+	{"signature-permissions.unpermitted-fill", "Form filled in after an approval signature", "{fields#form field was|form fields were} filled in after an approval signature that permits no changes (no certification allowing form filling, no field lock leaving {fields?it|them} free); the fields are named in the evidence."},
 	{"signature-permissions.unclassified-changes", "Changes after certification not classified", "{opaque} of the {assessed#revision|revisions} appended after the certification signature changed objects this analysis cannot classify, so whether its permissions (P={p}) allow them is unknown."},
 	{"signature-permissions.permitted", "Certified document within its permissions", "The document is certified (P={p}); the {assessed#revision|revisions} appended after the certification made only changes it permits."},
 	// redaction-exposure
@@ -179,6 +180,7 @@ var declaredCatalogue = []entry{
 	// annotation-overlays
 	{"annotation-overlays.later-revision", "Annotations over text added later", "{annotations#annotation|annotations} added by a revision after the original save {annotations?covers|cover} page text on {pages#page|pages}."},
 	{"annotation-overlays.opaque-cover", "Opaque annotations over text", "{annotations#annotation whose appearance is an opaque fill or image covers|annotations whose appearance is an opaque fill or image cover} page text on {pages#page|pages}, hiding it from a reader while it stays in the file."},
+	{"annotation-overlays.after-signing", "Annotations added over signed content", "{annotations#annotation|annotations} added after a signature {annotations?lies|lie} over page text or images the signature covers on {pages#page|pages}: what a reader sees of the signed page changed while the signature still verifies."},
 	{"annotation-overlays.editor-tool", "Annotations over text from a PDF editor", "{annotations#annotation|annotations} {annotations?covers|cover} page text on {pages#page|pages} in a file written by a PDF editing tool."},
 	// page-geometry
 	{"page-geometry.mixed-sizes", "Mixed page sizes", "The pages come in {sizes#size|sizes}; {pages#page differs|pages differ} from the most common size."},
@@ -326,10 +328,11 @@ var declared = []declaredFamily{
 		{code: "unsigned-fields", severity: Info, upTo: Info},
 		{code: "intact", severity: Info, upTo: Info},
 	}},
-	{id: FamilySignaturePermissions, evidence: []string{"assessment", "p", "certificationObject", "certifiedRevision", "firstBreakRevision", "revisionsAssessed[]", "lockPermissionBreaks", "lockedFieldChanges[]"}, variants: []declaredVariant{
+	{id: FamilySignaturePermissions, evidence: []string{"assessment", "p", "certificationObject", "certifiedRevision", "firstBreakRevision", "revisionsAssessed[]", "lockPermissionBreaks", "lockedFieldChanges[]", "unpermittedFills[]"}, variants: []declaredVariant{
 		{code: "certification-broken", severity: High, upTo: High},
 		{code: "lock-permissions-broken", severity: Medium, upTo: Medium},
 		{code: "locked-field-changed", severity: High, upTo: High},
+		{code: "unpermitted-fill", severity: Medium, upTo: Medium},
 		{code: "unclassified-changes", severity: Medium, upTo: Medium},
 		{code: "permitted", severity: Info, upTo: Info},
 	}},
@@ -402,9 +405,10 @@ var declared = []declaredFamily{
 		{code: "text-pattern", severity: Low, upTo: Low},
 		{code: "digits-changed", severity: High, upTo: High},
 	}},
-	{id: FamilyAnnotationOverlays, evidence: []string{"annotations", "coveredGlyphs", "objects[]", "pages[]", "revisions[]", "subtypes"}, variants: []declaredVariant{
+	{id: FamilyAnnotationOverlays, evidence: []string{"annotations", "coveredGlyphs", "objects[]", "pages[]", "revisions[]", "subtypes", "afterSigning", "signedRevision", "boxes[]"}, variants: []declaredVariant{
 		{code: "later-revision", severity: Medium, upTo: Medium},
 		{code: "opaque-cover", severity: Medium, upTo: Medium},
+		{code: "after-signing", severity: Medium, upTo: Medium},
 		{code: "editor-tool", severity: Low, upTo: Low},
 	}},
 	{id: FamilyPageGeometry, evidence: []string{"sizes[]", "oddSizePages[]", "oddPageFromLaterRevision", "foreignPages[]", "foreignPageBetweenOthers", "rotations", "cropPages[]", "croppedRuns", "cropFromLaterRevision"}, variants: []declaredVariant{
