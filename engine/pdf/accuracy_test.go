@@ -106,6 +106,8 @@ func TestHiddenTextMisses(t *testing.T) {
 		// was medium (issue 34): a signature appearance measures its words
 		// in render mode 3, then draws them
 		"invisible measure of drawn words": textPage(text72("Visible") + "BT 3 Tr /F1 12 Tf 72 600 Td (Signed digitally by****) Tj ET BT 0 Tr /F1 12 Tf 72 600 Td (Signed digitally by) Tj ET").Bytes(),
+		// issue 34: white text under the Difference blend mode shows black
+		"white text blended by Difference": gsPage(text72("Visible")+"/GS1 gs 1 g BT /F1 12 Tf 72 600 Td ("+line+") Tj ET", "/BM /Difference").Bytes(),
 		// was medium (issue 34): OCR software writes its layer at opacity 0
 		"an OCR layer at opacity 0": func() []byte {
 			b := imageTextPage(pdftest.FullPageImageContent + " /GS1 gs BT /F1 12 Tf 72 600 Td (" + line + ") Tj ET")

@@ -34,6 +34,7 @@ func TestConcealmentFixtures(t *testing.T) {
 		{"remapped", "remapped", "remappedRuns"},
 		{"type3-empty", "remapped", "remappedRuns"},
 		{"covered", "covered", "coveredRuns"},
+		{"covered-form", "covered", "coveredRuns"},
 	}
 	read := func(t *testing.T, name string) []byte {
 		data, err := os.ReadFile(filepath.Join(dir, name))

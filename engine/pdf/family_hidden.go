@@ -36,7 +36,7 @@ var hiddenTextFamily = declaration{
 		{Code: "clipped", Severity: report.Info, Title: "Text clipped away", Text: "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} entirely outside their clipping path, so nothing of them is shown."},
 		{Code: "optional-content-off", Severity: report.Info, Title: "Text in a layer switched off", Text: "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} in optional content (a layer) that is switched off when the document is viewed: extraction reads {runs?it|them}, a reader never sees {runs?it|them}."},
 		{Code: "hidden-annotation", Severity: report.Info, Title: "Text in a hidden annotation", Text: "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} drawn by an annotation or form field marked hidden or not to be viewed."},
-		{Code: "covered", Severity: report.Info, Title: "Text under an opaque image", Text: "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} painted over by an opaque image or form drawn after {runs?it|them}."},
+		{Code: "covered", Severity: report.Info, Title: "Text under an opaque image or form", Text: "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} painted over by an opaque image or form drawn after {runs?it|them}."},
 		{Code: "squeezed", Severity: report.Info, Title: "Text squeezed to nothing", Text: "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} set in a readable font size but scaled below 1 point by the text or graphics matrix."},
 		{Code: "remapped", Severity: report.Info, Title: "Glyphs that extract as other characters", Text: "{runs#text run|text runs} on {pages#page|pages} {runs?uses|use} a font whose glyphs show other characters than text extraction reads, or draw nothing."},
 		{Code: "rotated", Severity: report.Info, Title: "Rotated text in a margin", Text: "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} set at an angle in a margin of a page whose body text is horizontal."},
@@ -130,7 +130,7 @@ type backdrop struct {
 	seq   int
 	box   paint.Rect
 	color paint.Color
-	image bool // what an image shows beneath a run is unknown
+	image bool // what an image (or a blended fill) shows beneath a run is unknown
 	rect  bool // a filled rectangle, which paints all of its box
 }
 
@@ -288,6 +288,9 @@ func classifyHidden(r *paint.TextRun, cp *contentPage, drops []backdrop, colors 
 		}
 		return hidCovered
 	}
+	if coveringForm(r, cp.paint) {
+		return hidCovered
+	}
 	switch {
 	case squeezed(r):
 		return hidSqueezed
@@ -326,6 +329,19 @@ func shownVisibly(r *paint.TextRun, pg *paint.Page) bool {
 	return false
 }
 
+// coveringForm reports an opaque rectangle a form XObject fills after a
+// run over all of it: a stamp or panel placed over text. Fills of the
+// page's own content are content-overlay's whiteouts and redaction boxes.
+func coveringForm(r *paint.TextRun, pg *paint.Page) bool {
+	for i := range pg.Shapes {
+		s := &pg.Shapes[i]
+		if s.Seq > r.Seq && s.Form && s.Fill && s.Rect && !s.OCOff && !s.Blend && s.FillColor.Opaque() && covered(r.Box, s.Box, backdropCover) {
+			return true
+		}
+	}
+	return false
+}
+
 // squeezed reports a run set in a font size that reads but scaled below
 // a point, in height or width, by Tz, Tm or cm.
 func squeezed(r *paint.TextRun) bool {
@@ -356,7 +372,7 @@ func remapped(r *paint.TextRun) bool {
 func coveringImage(r *paint.TextRun, pg *paint.Page) *paint.Image {
 	for i := range pg.Images {
 		im := &pg.Images[i]
-		if im.Seq > r.Seq && !im.Mask && !im.SoftMask && !im.OCOff && !im.Skewed && im.Alpha >= 0.999 && covered(r.Box, im.Box, backdropCover) {
+		if im.Seq > r.Seq && !im.Mask && !im.SoftMask && !im.OCOff && !im.Skewed && !im.Blend && im.Alpha >= 0.999 && covered(r.Box, im.Box, backdropCover) {
 			return im
 		}
 	}
@@ -447,7 +463,8 @@ func backdrops(pg *paint.Page, out []backdrop) []backdrop {
 	for _, s := range pg.Shapes {
 		// Fills of unknown colour (patterns) still hide what lies beneath.
 		if s.Fill && !s.OCOff && s.FillColor.A >= 0.999 && s.Box.Area() > 0 {
-			out = append(out, backdrop{seq: s.Seq, box: s.Box, color: s.FillColor, rect: s.Rect})
+			// Under a blend mode what a fill shows is not its colour.
+			out = append(out, backdrop{seq: s.Seq, box: s.Box, color: s.FillColor, rect: s.Rect, image: s.Blend})
 		}
 	}
 	for _, im := range pg.Images {
@@ -519,8 +536,8 @@ var white = paint.Color{R: 1, G: 1, B: 1, A: 1, Known: true}
 // covers it, or the white page when there is none. An image beneath makes
 // it unknown.
 func sameAsBackdrop(r *paint.TextRun, drops []backdrop, colors []paint.Color) bool {
-	if r.Mode == 1 || r.Mode == 5 || !r.Fill.Known {
-		return false // stroked only, or colour not computed
+	if r.Mode == 1 || r.Mode == 5 || !r.Fill.Known || r.Blend {
+		return false // stroked only, colour not computed, or mixed with its backdrop by a blend mode
 	}
 	near := func(c paint.Color) bool { return indistinct(r.Fill, c) }
 	if colors != nil && !near(white) && !slices.ContainsFunc(colors, near) {

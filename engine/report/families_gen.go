@@ -153,7 +153,7 @@ var declaredCatalogue = []entry{
 	{"hidden-text.clipped", "Text clipped away", "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} entirely outside their clipping path, so nothing of them is shown."},
 	{"hidden-text.optional-content-off", "Text in a layer switched off", "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} in optional content (a layer) that is switched off when the document is viewed: extraction reads {runs?it|them}, a reader never sees {runs?it|them}."},
 	{"hidden-text.hidden-annotation", "Text in a hidden annotation", "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} drawn by an annotation or form field marked hidden or not to be viewed."},
-	{"hidden-text.covered", "Text under an opaque image", "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} painted over by an opaque image or form drawn after {runs?it|them}."},
+	{"hidden-text.covered", "Text under an opaque image or form", "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} painted over by an opaque image or form drawn after {runs?it|them}."},
 	{"hidden-text.squeezed", "Text squeezed to nothing", "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} set in a readable font size but scaled below 1 point by the text or graphics matrix."},
 	{"hidden-text.remapped", "Glyphs that extract as other characters", "{runs#text run|text runs} on {pages#page|pages} {runs?uses|use} a font whose glyphs show other characters than text extraction reads, or draw nothing."},
 	{"hidden-text.rotated", "Rotated text in a margin", "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} set at an angle in a margin of a page whose body text is horizontal."},

@@ -106,3 +106,19 @@ func TestAppearance(t *testing.T) {
 		t.Fatalf("empty rectangle drew %+v", pg)
 	}
 }
+
+// TestBlendMode: a blend mode other than Normal marks what it paints; an
+// array names the mode a viewer takes first.
+func TestBlendMode(t *testing.T) {
+	ob := newObjects()
+	ob.objs[5] = parse(t, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+	ob.stream(12, nil, "/N gs 0 0 9 9 re f BT /F1 9 Tf (a) Tj ET /D gs 0 0 9 9 re f BT /F1 9 Tf (b) Tj ET /A gs BT (c) Tj ET /C gs 0 0 1 1 re f")
+	res := parse(t, "<< /Font << /F1 5 0 R >> /ExtGState << /N << /BM /Normal >> /D << /BM /Difference >> /A << /BM [/Multiply /Normal] >> /C << /BM /Compatible >> >> >>").(*cos.Dict)
+	pg := New(ob.source()).Page(cos.Ref{Num: 12}, res)
+	if len(pg.Shapes) != 3 || pg.Shapes[0].Blend || !pg.Shapes[1].Blend || pg.Shapes[2].Blend {
+		t.Fatalf("shapes %+v", pg.Shapes)
+	}
+	if len(pg.Text) != 3 || pg.Text[0].Blend || !pg.Text[1].Blend || !pg.Text[2].Blend {
+		t.Fatalf("text %+v", pg.Text)
+	}
+}

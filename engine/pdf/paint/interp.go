@@ -15,6 +15,7 @@ type gstate struct {
 	fillSpace, strokeSpace space
 	fillAlpha, strokeAlpha float64
 	softMask               bool
+	blend                  bool // a blend mode other than Normal (or Compatible)
 	font                   *Font
 	size, charSpace        float64
 	wordSpace, scale       float64
@@ -439,6 +440,9 @@ func (r *run) extGState(args []Operand, fr frame) {
 		gs.strokeAlpha = clamp01(v)
 		gs.stroke.A = gs.strokeAlpha
 	}
+	if bm := r.in.src.Resolve(d.Get("BM")); bm != nil {
+		gs.blend = blends(bm, r.in.src.Resolve)
+	}
 	if sm := r.in.src.Resolve(d.Get("SMask")); sm != nil {
 		n, isName := sm.(cos.Name)
 		gs.softMask = !isName || n != "None"
@@ -447,6 +451,19 @@ func (r *run) extGState(args []Operand, fr frame) {
 			gs.maskAlpha = r.in.maskAlpha(md)
 		}
 	}
+}
+
+// blends reports a /BM entry naming a blend mode other than Normal or
+// Compatible: the first mode of an array the interpreter knows, as a
+// viewer takes it. Under such a mode what shows is a mix of the paint and
+// what lies beneath.
+func blends(o cos.Object, resolve func(cos.Object) cos.Object) bool {
+	names := []cos.Object{o}
+	if arr, ok := o.(cos.Array); ok && len(arr) > 0 {
+		names = arr[:1]
+	}
+	n, ok := resolve(names[0]).(cos.Name)
+	return ok && n != "Normal" && n != "Compatible"
 }
 
 // ---- paths ----------------------------------------------------------------
@@ -673,6 +690,7 @@ func (r *run) shape(s Shape, fill, stroke bool, fr frame) {
 	}
 	s.Stream, s.Revision, s.Form = fr.stream, fr.revision, fr.form
 	s.OCOff = r.offDepth > 0
+	s.Blend = r.gs.blend
 	r.page.Shapes = append(room(r.page.Shapes), s)
 }
 
@@ -713,6 +731,7 @@ func (r *run) image(img Image, fr frame) {
 	img.SoftMask = img.SoftMask || r.gs.softMask
 	img.Stream, img.Revision, img.Form = fr.stream, fr.revision, fr.form
 	img.OCOff = r.offDepth > 0
+	img.Blend = r.gs.blend
 	r.page.Images = append(room(r.page.Images), img)
 }
 
@@ -806,7 +825,7 @@ func (r *run) show(items []Operand, fr frame) {
 	}
 	tr := TextRun{
 		Seq: r.next(), Font: f, Mode: gs.mode, Fill: gs.fill, Stroke: gs.stroke,
-		Optional: r.optional > 0, OCOff: r.offDepth > 0, Stream: fr.stream, Revision: fr.revision, Form: fr.form,
+		Optional: r.optional > 0, OCOff: r.offDepth > 0, Blend: gs.blend, Stream: fr.stream, Revision: fr.revision, Form: fr.form,
 	}
 	if gs.softMask {
 		tr.Fill.A = min(tr.Fill.A, gs.maskAlpha)

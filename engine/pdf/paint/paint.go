@@ -129,6 +129,9 @@ type TextRun struct {
 	// Angle is the direction of the baseline in page space, in degrees
 	// anticlockwise from the x axis (-180, 180].
 	Angle float64
+	// Blend is set under a blend mode other than Normal: the colour that
+	// shows depends on what lies beneath.
+	Blend bool
 	// Remapped counts glyphs whose font draws one letter or digit (the
 	// glyph its encoding names) while its ToUnicode map extracts another,
 	// and glyphs of a Type 3 font whose procedure paints nothing while the
@@ -153,6 +156,7 @@ type Shape struct {
 	Revision     int
 	Form         bool
 	OCOff        bool // inside optional content off in the default view
+	Blend        bool // painted under a blend mode other than Normal
 }
 
 // Image is one image placement: the unit square under the CTM.
@@ -169,6 +173,7 @@ type Image struct {
 	Revision int
 	Form     bool
 	OCOff    bool // inside optional content off in the default view
+	Blend    bool // painted under a blend mode other than Normal
 	// Skewed is set when the placement rotates, shears or flattens the
 	// image: Box bounds it but the image does not fill Box.
 	Skewed bool
