@@ -106,6 +106,9 @@ func TestHiddenTextMisses(t *testing.T) {
 		// was medium (issue 34): a signature appearance measures its words
 		// in render mode 3, then draws them
 		"invisible measure of drawn words": textPage(text72("Visible") + "BT 3 Tr /F1 12 Tf 72 600 Td (Signed digitally by****) Tj ET BT 0 Tr /F1 12 Tf 72 600 Td (Signed digitally by) Tj ET").Bytes(),
+		// issue 34: a black fill clipped to a triangle leaves the corner
+		// where the black text lies white
+		"black text beside a clipped fill": textPage(text72("Visible") + "q 50 560 m 300 560 l 50 660 l h W n 0 g 50 560 250 100 re f Q 0 g BT /F1 12 Tf 200 640 Td (" + line + ") Tj ET").Bytes(),
 		// issue 34: white text under the Difference blend mode shows black
 		"white text blended by Difference": gsPage(text72("Visible")+"/GS1 gs 1 g BT /F1 12 Tf 72 600 Td ("+line+") Tj ET", "/BM /Difference").Bytes(),
 		// was medium (issue 34): OCR software writes its layer at opacity 0

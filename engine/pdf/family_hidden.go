@@ -131,7 +131,7 @@ type backdrop struct {
 	box   paint.Rect
 	color paint.Color
 	image bool // what an image (or a blended fill) shows beneath a run is unknown
-	rect  bool // a filled rectangle, which paints all of its box
+	rect  bool // a filled rectangle, unclipped by a shape: it paints all of its box
 }
 
 // solidPathArea is how many times a run's area a filled path that is not a
@@ -464,7 +464,7 @@ func backdrops(pg *paint.Page, out []backdrop) []backdrop {
 		// Fills of unknown colour (patterns) still hide what lies beneath.
 		if s.Fill && !s.OCOff && s.FillColor.A >= 0.999 && s.Box.Area() > 0 {
 			// Under a blend mode what a fill shows is not its colour.
-			out = append(out, backdrop{seq: s.Seq, box: s.Box, color: s.FillColor, rect: s.Rect, image: s.Blend})
+			out = append(out, backdrop{seq: s.Seq, box: s.Box, color: s.FillColor, rect: s.Rect && !s.ClipShaped, image: s.Blend})
 		}
 	}
 	for _, im := range pg.Images {

@@ -122,3 +122,14 @@ func TestBlendMode(t *testing.T) {
 		t.Fatalf("text %+v", pg.Text)
 	}
 }
+
+// TestClipShaped: a fill under a clipping path that is not a rectangle is
+// marked; a rectangular clip and the state after Q are not.
+func TestClipShaped(t *testing.T) {
+	ob := newObjects()
+	ob.stream(12, nil, "q 0 0 10 10 re W n 0 0 20 20 re f Q q 0 0 m 10 0 l 5 9 l h W n 0 0 20 20 re f Q 0 0 20 20 re f")
+	pg := New(ob.source()).Page(cos.Ref{Num: 12}, &cos.Dict{})
+	if len(pg.Shapes) != 3 || pg.Shapes[0].ClipShaped || !pg.Shapes[1].ClipShaped || pg.Shapes[2].ClipShaped {
+		t.Fatalf("shapes %+v", pg.Shapes)
+	}
+}

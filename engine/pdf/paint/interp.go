@@ -16,6 +16,7 @@ type gstate struct {
 	fillAlpha, strokeAlpha float64
 	softMask               bool
 	blend                  bool // a blend mode other than Normal (or Compatible)
+	clipShaped             bool // a clipping path that is not a rectangle was applied
 	font                   *Font
 	size, charSpace        float64
 	wordSpace, scale       float64
@@ -670,6 +671,11 @@ func (r *run) paint(fill, stroke, evenOdd bool, fr frame) {
 			}
 		}
 		r.gs.clip = r.gs.clip.Intersect(box)
+		// A clip of several subpaths, or of one that is not a rectangle,
+		// is a shape: its box bounds what it lets through.
+		if len(r.path) > 1 || (len(r.path) == 1 && !r.path[0].isRect()) {
+			r.gs.clipShaped = true
+		}
 		r.clipNext = false
 	}
 	r.path = r.path[:0]
@@ -691,6 +697,7 @@ func (r *run) shape(s Shape, fill, stroke bool, fr frame) {
 	s.Stream, s.Revision, s.Form = fr.stream, fr.revision, fr.form
 	s.OCOff = r.offDepth > 0
 	s.Blend = r.gs.blend
+	s.ClipShaped = r.gs.clipShaped
 	r.page.Shapes = append(room(r.page.Shapes), s)
 }
 

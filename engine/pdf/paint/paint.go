@@ -157,6 +157,9 @@ type Shape struct {
 	Form         bool
 	OCOff        bool // inside optional content off in the default view
 	Blend        bool // painted under a blend mode other than Normal
+	// ClipShaped is set when a clipping path that is not a rectangle
+	// applies: Box bounds what is painted, which need not fill it.
+	ClipShaped bool
 }
 
 // Image is one image placement: the unit square under the CTM.
