@@ -110,19 +110,20 @@ const (
 
 // hiddenFacts accumulate over the pages.
 type hiddenFacts struct {
-	runs      [hidCount]int
-	pages     [hidCount][]int
-	boxes     []box // non-OCR runs, a sample
-	kinds     []int // the variant of each box (for the render oracle)
-	objects   []int
-	revisions []int
-	edges     []string           // sides of the page beyond which outside runs lie
-	annots    []int              // annotations whose appearance holds hidden text
-	text      strings.Builder    // hidden text, OCR layers included, for the injection scan
-	drops     []backdrop         // scratch, reused from page to page
-	colors    []paint.Color      // scratch
-	annotIn   *paint.Interpreter // runs annotation appearances
-	oc        *ocConfig
+	runs        [hidCount]int
+	pages       [hidCount][]int
+	boxes       []box // non-OCR runs, a sample
+	kinds       []int // the variant of each box (for the render oracle)
+	objects     []int
+	revisions   []int
+	edges       []string           // sides of the page beyond which outside runs lie
+	annots      []int              // annotations whose appearance holds hidden text
+	text        strings.Builder    // hidden text, OCR layers included, for the injection scan
+	drops       []backdrop         // scratch, reused from page to page
+	colors      []paint.Color      // scratch
+	annotIn     *paint.Interpreter // runs annotation appearances
+	appearances int                // appearance streams run
+	oc          *ocConfig
 }
 
 // backdrop is a fill, image or text a run may be painted on.

@@ -10,6 +10,10 @@ import (
 // marked hidden or not to be viewed (or in a layer switched off) hides all
 // it draws while its text still extracts.
 
+// maxAppearances bounds the appearance streams run per document: a form
+// of thousands of fields costs a walk each.
+const maxAppearances = 4096
+
 // hiddenAnnotations runs the normal appearance of each of the page's
 // annotations and classifies its text.
 func (a *analysis) hiddenAnnotations(cp *contentPage) {
@@ -27,9 +31,10 @@ func (a *analysis) hiddenAnnotations(cp *contentPage) {
 			continue
 		}
 		st, num := a.normalAppearance(d)
-		if st == nil {
+		if st == nil || f.appearances >= maxAppearances {
 			continue
 		}
+		f.appearances++
 		r, ok := rect(a.resolve(d.Get("Rect")), a.resolve)
 		if !ok {
 			continue
