@@ -41,12 +41,13 @@ var hiddenTextFamily = declaration{
 		{Code: "remapped", Severity: report.Info, Title: "Glyphs that extract as other characters", Text: "{runs#text run|text runs} on {pages#page|pages} {runs?uses|use} a font whose glyphs show other characters than text extraction reads, or draw nothing."},
 		{Code: "rotated", Severity: report.Info, Title: "Rotated text in a margin", Text: "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} set at an angle in a margin of a page whose body text is horizontal."},
 		{Code: "injection", Severity: report.High, Title: "Hidden text addressed to a language model", Text: "Text hidden from a reader on {pages#page|pages} reads as instructions to a language model ({cues#cue|cues} in {categories#category|categories})."},
-		{Code: "ocr-layer", Severity: report.Info, Title: "OCR text layer", Text: "{pages#page is a scanned image|pages are scanned images} with an invisible OCR text layer over them, as OCR software writes; this is normal."},
+		{Code: "ocr-layer", Severity: report.Info, Title: "OCR text layer", Text: "{pages#page carries|pages carry} an invisible OCR text layer over scanned images, as OCR software writes; this is normal and not hidden text."},
 	},
 }
 
-// hidden-text variants, in the order a run is classified: the first that
-// applies names it.
+// hidden-text variants, indexing the facts; classifyHidden decides the
+// order in which a run is classified (the first rule that applies names
+// it), hiddenAnnotations the annotations flagged hidden.
 const (
 	hidOCR = iota
 	hidInvisible

@@ -158,7 +158,7 @@ var declaredCatalogue = []entry{
 	{"hidden-text.remapped", "Glyphs that extract as other characters", "{runs#text run|text runs} on {pages#page|pages} {runs?uses|use} a font whose glyphs show other characters than text extraction reads, or draw nothing."},
 	{"hidden-text.rotated", "Rotated text in a margin", "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} set at an angle in a margin of a page whose body text is horizontal."},
 	{"hidden-text.injection", "Hidden text addressed to a language model", "Text hidden from a reader on {pages#page|pages} reads as instructions to a language model ({cues#cue|cues} in {categories#category|categories})."},
-	{"hidden-text.ocr-layer", "OCR text layer", "{pages#page is a scanned image|pages are scanned images} with an invisible OCR text layer over them, as OCR software writes; this is normal."},
+	{"hidden-text.ocr-layer", "OCR text layer", "{pages#page carries|pages carry} an invisible OCR text layer over scanned images, as OCR software writes; this is normal and not hidden text."},
 	// content-overlay
 	{"content-overlay.injection", "Covered text addressed to a language model", "Text covered by boxes on {pages#page|pages} reads as instructions to a language model ({cues#cue|cues} in {categories#category|categories})."},
 	{"content-overlay.retyped-later-revision", "Text covered and retyped in a later revision", "On {pages#page|pages}, {overlays#opaque box or image|opaque boxes or images} {overlays?covers|cover} existing text and new text is drawn on top, written by a revision after the original save."},
