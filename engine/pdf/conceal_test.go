@@ -33,6 +33,7 @@ func TestConcealmentFixtures(t *testing.T) {
 		{"rotated", "rotated", "rotatedRuns"},
 		{"remapped", "remapped", "remappedRuns"},
 		{"type3-empty", "remapped", "remappedRuns"},
+		{"empty-outlines", "remapped", "remappedRuns"},
 		{"covered", "covered", "coveredRuns"},
 		{"covered-form", "covered", "coveredRuns"},
 	}

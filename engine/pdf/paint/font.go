@@ -46,6 +46,10 @@ type Font struct {
 	// remapped marks the one-byte codes whose drawn glyph differs from
 	// their extracted text (Font.remaps).
 	remapped *[4]uint64
+	// program and cidToGID let a composite TrueType font tell glyphs with
+	// no outline: gid = cid when cidToGID is nil (Identity).
+	program  *ttProgram
+	cidToGID []byte
 
 	// capHeight and xHeight bound the ink of capitals and digits, and of
 	// lowercase letters without ascenders (glyph extents, issue 25).
@@ -200,6 +204,7 @@ func (in *Interpreter) loadFont(d *cos.Dict) *Font {
 	if f.Type3() {
 		in.markEmptyProcs(f, d)
 	}
+	in.markEmptyOutlines(f, d, desc)
 	return f
 }
 

@@ -16,6 +16,21 @@ import (
 
 // remaps reports a code whose drawn glyph differs from its extracted text.
 func (f *Font) remaps(code uint32) bool {
+	if f.program != nil {
+		gid := int(code)
+		if f.cidToGID != nil {
+			g, ok := u16(f.cidToGID, 2*int(code))
+			if !ok {
+				return false
+			}
+			gid = g
+		}
+		if !f.program.emptyGlyph(gid) {
+			return false
+		}
+		_, word := wordRune(f.text(code))
+		return word
+	}
 	return f.remapped != nil && code < 256 && f.remapped[code/64]&(1<<(code%64)) != 0
 }
 
@@ -149,4 +164,85 @@ func paintsNothing(sc *Scanner, data []byte) bool {
 		return !paints
 	})
 	return declared && !paints
+}
+
+// maxProgramBytes bounds the decoded TrueType program read for empty
+// outlines.
+const maxProgramBytes = 8 << 20
+
+// markEmptyOutlines reads an embedded TrueType program (FontFile2) and
+// marks the codes whose glyph has no outline while the code extracts to a
+// letter or digit. A simple font finds its glyphs through the program's
+// cmap as PDF 32000 9.6.6.4 says (symbolic: (3,0) by code or 0xF000+code,
+// then (1,0); otherwise (3,1) by the encoding's Unicode, then (1,0)); a
+// composite font with Identity-H or Identity-V through /CIDToGIDMap
+// (Identity, or a stream of two bytes per CID). Other encodings are not
+// followed.
+func (in *Interpreter) markEmptyOutlines(f *Font, d, desc *cos.Dict) {
+	r := in.src.Resolve
+	st, ok := r(desc.Get("FontFile2")).(*cos.Stream)
+	if !ok {
+		return
+	}
+	var kid *cos.Dict
+	if f.composite {
+		enc, _ := r(d.Get("Encoding")).(cos.Name)
+		if enc != "Identity-H" && enc != "Identity-V" {
+			return
+		}
+		if kids, ok := r(d.Get("DescendantFonts")).(cos.Array); ok && len(kids) > 0 {
+			kid = cos.DictOf(r(kids[0]))
+		}
+		if kid == nil || kid.Name("Subtype") != "CIDFontType2" {
+			return
+		}
+	} else if f.Subtype != "TrueType" {
+		return
+	}
+	data := in.src.decodeAux(st)
+	if len(data) == 0 || len(data) > maxProgramBytes {
+		return
+	}
+	prog := parseTrueType(data)
+	if prog == nil {
+		return
+	}
+	if f.composite {
+		switch m := r(kid.Get("CIDToGIDMap")).(type) {
+		case *cos.Stream:
+			f.cidToGID = in.src.decodeAux(m)
+			if f.cidToGID == nil {
+				return
+			}
+		case cos.Name, nil:
+			if m != nil && m != cos.Name("Identity") {
+				return
+			}
+		default:
+			return
+		}
+		f.program = prog
+		return
+	}
+	flags, _ := cos.AsInt(r(desc.Get("Flags")))
+	symbolic := flags&4 != 0
+	for code := range 256 {
+		if _, word := wordRune(f.text(uint32(code))); !word {
+			continue
+		}
+		gid := 0
+		if symbolic {
+			if gid = prog.lookup(3, 0, code); gid == 0 {
+				gid = prog.lookup(3, 0, 0xF000+code)
+			}
+		} else if u := f.enc[code]; u != 0 {
+			gid = prog.lookup(3, 1, int(u))
+		}
+		if gid == 0 {
+			gid = prog.lookup(1, 0, code)
+		}
+		if prog.emptyGlyph(gid) {
+			f.markRemap(code)
+		}
+	}
 }
