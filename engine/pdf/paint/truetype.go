@@ -17,7 +17,7 @@ const maxGlyphIDs = 1 << 16
 type ttProgram struct {
 	data      []byte
 	numGlyphs int
-	empty     []uint64 // bit per glyph: an empty outline
+	empty     []uint64          // bit per glyph: an empty outline
 	cmaps     map[[2]uint16]int // (platform, encoding) -> subtable offset
 }
 
