@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/doctrust/doctrust/engine/inject"
 	"github.com/doctrust/doctrust/engine/pdf/paint"
@@ -308,19 +309,18 @@ func classifyHidden(r *paint.TextRun, cp *contentPage, drops []backdrop, colors 
 
 // shownVisibly reports an invisible or transparent run whose words a
 // visible run draws at the same place: a text layer for the words a reader
-// sees (signature appearances measure their text so), not hidden text.
+// sees (signature appearances measure their text so, padded with
+// asterisks), not hidden text. The words must be the same, trailing
+// punctuation and padding aside: a visible word that merely begins a
+// hidden sentence does not clear it.
 func shownVisibly(r *paint.TextRun, pg *paint.Page) bool {
-	t := strings.TrimSpace(r.Text)
+	t := sameWords(r.Text)
 	if len([]rune(t)) < 3 {
 		return false
 	}
 	for i := range pg.Text {
 		o := &pg.Text[i]
-		if o == r || !visible(o) || transparent(o) || o.OCOff || o.Clipped || !o.Box.Overlaps(r.Box) {
-			continue
-		}
-		ot := strings.TrimSpace(o.Text)
-		if len([]rune(ot)) < 3 || !(strings.HasPrefix(t, ot) || strings.HasPrefix(ot, t)) {
+		if o == r || !visible(o) || transparent(o) || o.OCOff || o.Clipped || !o.Box.Overlaps(r.Box) || sameWords(o.Text) != t {
 			continue
 		}
 		small := min(r.Box.Area(), o.Box.Area())
@@ -329,6 +329,12 @@ func shownVisibly(r *paint.TextRun, pg *paint.Page) bool {
 		}
 	}
 	return false
+}
+
+// sameWords is a run's text without surrounding spaces and trailing
+// characters that are neither letters nor digits.
+func sameWords(s string) string {
+	return strings.TrimRightFunc(strings.TrimSpace(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
 // coveringForm reports an opaque rectangle a form XObject fills after a
