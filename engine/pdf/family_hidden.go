@@ -564,6 +564,11 @@ func sameAsBackdrop(r *paint.TextRun, drops []backdrop, colors []paint.Color) bo
 		// glyph outlines under a figure's label, a frame around it. Only
 		// a path much larger than the run is taken to paint all of it.
 		if !d.image && !d.rect && d.box.Area() < solidPathArea*r.Box.Area() {
+			// In the path's colour the run is hidden where the path
+			// paints; it must also not stand out where it does not.
+			if indistinct(r.Fill, d.color) {
+				continue
+			}
 			return false
 		}
 		return !d.image && indistinct(r.Fill, d.color)
