@@ -40,6 +40,7 @@ func (a *analysis) walkContent() {
 		return data
 	}
 	src.PageOp = func(op []byte, args []paint.Operand) { a.pageBlocks.op(op, args) }
+	src.OCOff = a.optionalContent().Off
 	in := paint.New(src)
 	for i, p := range a.pages {
 		if a.f.Err() != nil {

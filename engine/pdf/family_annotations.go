@@ -13,14 +13,16 @@ var annotationOverlaysFamily = declaration{
 	ID:               "annotation-overlays",
 	Order:            150,
 	Run:              (*analysis).annotationOverlays,
-	Summary:          "Annotations whose rectangles cover page text: added later, by an editor, or opaque.",
+	Summary:          "Annotations whose rectangles cover page text: added later, by an editor, opaque, or over signed content.",
 	TriageSuppressed: true,
 	Evidence: []string{
 		"annotations", "coveredGlyphs", "objects[]", "pages[]", "revisions[]", "subtypes",
+		"afterSigning", "signedRevision", "boxes[]",
 	},
 	Variants: []report.VariantDecl{
 		{Code: "later-revision", Severity: report.Medium, Title: "Annotations over text added later", Text: "{annotations#annotation|annotations} added by a revision after the original save {annotations?covers|cover} page text on {pages#page|pages}."},
 		{Code: "opaque-cover", Severity: report.Medium, Title: "Opaque annotations over text", Text: "{annotations#annotation whose appearance is an opaque fill or image covers|annotations whose appearance is an opaque fill or image cover} page text on {pages#page|pages}, hiding it from a reader while it stays in the file."},
+		{Code: "after-signing", Severity: report.Medium, Title: "Annotations added over signed content", Text: "{annotations#annotation|annotations} added after a signature {annotations?lies|lie} over page text or images the signature covers on {pages#page|pages}: what a reader sees of the signed page changed while the signature still verifies."},
 		{Code: "editor-tool", Severity: report.Low, Title: "Annotations over text from a PDF editor", Text: "{annotations#annotation|annotations} {annotations?covers|cover} page text on {pages#page|pages} in a file written by a PDF editing tool."},
 	},
 }
@@ -54,9 +56,11 @@ type annotationFacts struct {
 	subtypes              map[string]int
 	glyphs                int
 	revisions             []int
+	signed                signedAnnotFacts
 }
 
 func (a *analysis) annotationOverlayPage(cp *contentPage) {
+	a.annotationsAfterSigningPage(cp)
 	if len(cp.paint.Text) == 0 {
 		return
 	}
@@ -145,10 +149,23 @@ func (a *analysis) annotationOverlays() *report.Finding {
 	if f.opaque > 0 {
 		vs = append(vs, report.Variant{Severity: report.Medium, Message: report.Msg("annotation-overlays.opaque-cover", "annotations", f.opaque, "pages", len(f.pages))})
 	}
+	sf := &f.signed
+	if sf.count > 0 {
+		vs = append(vs, report.Variant{Severity: report.Medium, Message: report.Msg("annotation-overlays.after-signing", "annotations", sf.count, "pages", len(sf.pages))})
+	}
 	if len(vs) == 0 {
 		return nil
 	}
 	ev := map[string]any{"annotations": f.later + f.editor + f.opaque, "coveredGlyphs": f.glyphs, "subtypes": f.subtypes}
+	if sf.count > 0 {
+		ev["afterSigning"] = sf.count
+		ev["signedRevision"] = sf.revision
+		report.Capped(ev, "boxes", sf.boxes)
+		for _, o := range sf.objects {
+			f.objects = addNum(f.objects, o)
+		}
+		f.pages = mergePages(f.pages, sf.pages)
+	}
 	report.Capped(ev, "pages", f.pages)
 	report.Capped(ev, "objects", f.objects)
 	report.Capped(ev, "revisions", f.revisions)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/doctrust/doctrust/engine/inject"
 	"github.com/doctrust/doctrust/engine/pdf/paint"
@@ -18,13 +19,14 @@ var hiddenTextFamily = declaration{
 	ID:               "hidden-text",
 	Order:            100,
 	Run:              (*analysis).hiddenText,
-	Summary:          "Text a reader cannot see: invisible render mode, background colour, outside the page, microscopic.",
+	Summary:          "Text a reader cannot see or sees otherwise than it extracts: invisible render mode, background colour, outside the page, optional content switched off, hidden annotations, fonts drawing other characters, squeezed, rotated into a margin, microscopic.",
 	ContentDependent: true,
 	TriageSuppressed: true,
 	Evidence: []string{
 		"invisibleRuns", "backgroundColourRuns", "transparentRuns", "outsidePageRuns", "tinyRuns",
-		"clippedRuns", "ocrPages[]", "ocrProducer", "pages[]", "boxes[]", "objects[]", "revisions[]",
-		"cueCategories[]", "cueCounts",
+		"clippedRuns", "optionalContentOffRuns", "hiddenAnnotationRuns", "coveredRuns", "squeezedRuns",
+		"remappedRuns", "rotatedRuns", "outsideEdges[]", "annotations[]", "ocrRuns", "ocrPages[]", "ocrProducer",
+		"pages[]", "boxes[]", "objects[]", "revisions[]", "cueCategories[]", "cueCounts",
 	},
 	Variants: []report.VariantDecl{
 		{Code: "invisible", Severity: report.Medium, Title: "Invisible text", Text: "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} drawn in the invisible render mode outside an OCR layer: a reader cannot see them, but text extraction and language models read them."},
@@ -33,30 +35,60 @@ var hiddenTextFamily = declaration{
 		{Code: "outside-page", Severity: report.Info, Title: "Text outside the page", Text: "{runs#text run|text runs} on {pages#page|pages} {runs?lies|lie} entirely outside the visible page area (CropBox or MediaBox)."},
 		{Code: "tiny", Severity: report.Info, Title: "Microscopic text", Text: "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} drawn smaller than 1 point."},
 		{Code: "clipped", Severity: report.Info, Title: "Text clipped away", Text: "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} entirely outside their clipping path, so nothing of them is shown."},
+		{Code: "optional-content-off", Severity: report.Info, Title: "Text in a layer switched off", Text: "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} in optional content (a layer) that is switched off when the document is viewed: extraction reads {runs?it|them}, a reader never sees {runs?it|them}."},
+		{Code: "hidden-annotation", Severity: report.Info, Title: "Text in a hidden annotation", Text: "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} drawn by an annotation or form field marked hidden or not to be viewed."},
+		{Code: "covered", Severity: report.Info, Title: "Text under an opaque image or form", Text: "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} painted over by an opaque image or form drawn after {runs?it|them}."},
+		{Code: "squeezed", Severity: report.Info, Title: "Text squeezed to nothing", Text: "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} set in a readable font size but scaled below 1 point by the text or graphics matrix."},
+		{Code: "remapped", Severity: report.Info, Title: "Glyphs that extract as other characters", Text: "{runs#text run|text runs} on {pages#page|pages} {runs?uses|use} a font whose glyphs show other characters than text extraction reads, or draw nothing."},
+		{Code: "rotated", Severity: report.Info, Title: "Rotated text in a margin", Text: "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} set at an angle in a margin of a page whose body text is horizontal."},
 		{Code: "injection", Severity: report.High, Title: "Hidden text addressed to a language model", Text: "Text hidden from a reader on {pages#page|pages} reads as instructions to a language model ({cues#cue|cues} in {categories#category|categories})."},
-		{Code: "ocr-layer", Severity: report.Info, Title: "OCR text layer", Text: "{pages#page is a scanned image|pages are scanned images} with an invisible OCR text layer over them, as OCR software writes; this is normal."},
+		{Code: "ocr-layer", Severity: report.Info, Title: "OCR text layer", Text: "{pages#page carries|pages carry} an invisible OCR text layer over scanned images, as OCR software writes; this is normal and not hidden text."},
 	},
 }
 
-// hidden-text variants, in the order a run is classified: the first that
-// applies names it.
+// hidden-text variants, indexing the facts; classifyHidden decides the
+// order in which a run is classified (the first rule that applies names
+// it), hiddenAnnotations the annotations flagged hidden.
 const (
 	hidOCR = iota
 	hidInvisible
+	hidOCOff
+	hidAnnotation
 	hidOutside
 	hidClipped
 	hidTiny
 	hidBackground
 	hidTransparent
+	hidCovered
+	hidSqueezed
+	hidRemapped
+	hidRotated
 	hidCount
 )
 
-var hiddenCodes = [hidCount]string{"ocr-layer", "invisible", "outside-page", "clipped", "tiny", "background-colour", "transparent"}
+var hiddenCodes = [hidCount]string{
+	"ocr-layer", "invisible", "optional-content-off", "hidden-annotation", "outside-page", "clipped", "tiny",
+	"background-colour", "transparent", "covered", "squeezed", "remapped", "rotated",
+}
 
-// Text outside the page, clipped away or microscopic is common litter of
-// page-layout software, so alone it is info; any hidden text that reads as
-// instructions to a language model is high whatever hid it.
-var hiddenSeverity = [hidCount]report.Severity{report.Info, report.Medium, report.Info, report.Info, report.Info, report.Medium, report.Medium}
+// Text outside the page, clipped away, microscopic, in a layer switched
+// off (print-only watermarks), rotated into a margin (arXiv's side stamp)
+// or drawn by a font whose encoding disagrees with its ToUnicode map is
+// common litter of ordinary software, so alone it is info; any hidden
+// text that reads as instructions to a language model is high whatever
+// hid it.
+var hiddenSeverity = [hidCount]report.Severity{
+	report.Info, report.Medium, report.Info, report.Info, report.Info, report.Info, report.Info,
+	report.Medium, report.Medium, report.Info, report.Info, report.Info, report.Info,
+}
+
+// unseen marks the variants whose text a reader does not see at all (the
+// others are seen, but not as extracted or not as text): the render
+// oracle checks that these boxes show no ink.
+var unseen = [hidCount]bool{
+	hidInvisible: true, hidOCOff: true, hidAnnotation: true, hidOutside: true, hidClipped: true,
+	hidBackground: true, hidTransparent: true, hidCovered: true,
+}
 
 const (
 	tinyTextPts       = 1.0
@@ -80,14 +112,20 @@ const (
 
 // hiddenFacts accumulate over the pages.
 type hiddenFacts struct {
-	runs      [hidCount]int
-	pages     [hidCount][]int
-	boxes     []box // non-OCR runs, a sample
-	objects   []int
-	revisions []int
-	text      strings.Builder // hidden text, OCR layers included, for the injection scan
-	drops     []backdrop      // scratch, reused from page to page
-	colors    []paint.Color   // scratch
+	runs        [hidCount]int
+	pages       [hidCount][]int
+	boxes       []box // non-OCR runs, a sample
+	kinds       []int // the variant of each box (for the render oracle)
+	objects     []int
+	revisions   []int
+	edges       []string           // sides of the page beyond which outside runs lie
+	annots      []int              // annotations whose appearance holds hidden text
+	text        strings.Builder    // hidden text, OCR layers included, for the injection scan
+	drops       []backdrop         // scratch, reused from page to page
+	colors      []paint.Color      // scratch
+	annotIn     *paint.Interpreter // runs annotation appearances
+	appearances int                // appearance streams run
+	oc          *ocConfig
 }
 
 // backdrop is a fill, image or text a run may be painted on.
@@ -95,60 +133,138 @@ type backdrop struct {
 	seq   int
 	box   paint.Rect
 	color paint.Color
-	image bool // what an image shows beneath a run is unknown
+	image bool // what an image (or a blended fill) shows beneath a run is unknown
+	rect  bool // a filled rectangle, unclipped by a shape: it paints all of its box
+}
+
+// solidPathArea is how many times a run's area a filled path that is not a
+// rectangle must cover to count as painted beneath all of the run.
+const solidPathArea = 25
+
+// pageLayout is what a page's body text looks like, for the rotated-text
+// rule.
+type pageLayout struct {
+	horizontal bool       // nearly all of the body's glyphs run left to right
+	body       paint.Rect // the extent of the horizontal text
+}
+
+// Body text is horizontal when at least minBodyGlyphs, and this share, of the
+// glyphs of visible runs run at an angle under straightAngle degrees; a
+// run turned by rotatedAngle or more lying wholly outside that text's
+// extent is set in a margin.
+const (
+	minBodyGlyphs   = 40
+	horizontalShare = 0.6
+	straightAngle   = 2
+	rotatedAngle    = 10
+)
+
+func layoutOf(pg *paint.Page) pageLayout {
+	var l pageLayout
+	flat, all := 0, 0
+	for i := range pg.Text {
+		r := &pg.Text[i]
+		if !visible(r) || r.OCOff || r.Clipped {
+			continue
+		}
+		n := len(r.Glyphs)
+		all += n
+		if math.Abs(r.Angle) < straightAngle {
+			if flat == 0 {
+				l.body = r.Box
+			} else {
+				l.body = l.body.Union(r.Box)
+			}
+			flat += n
+		}
+	}
+	l.horizontal = flat >= minBodyGlyphs && float64(flat) >= horizontalShare*float64(all)
+	return l
+}
+
+// rotatedInMargin reports a run turned away from horizontal body text and
+// lying outside it.
+func (l pageLayout) rotatedInMargin(r *paint.TextRun) bool {
+	turn := math.Abs(r.Angle)
+	return l.horizontal && turn >= rotatedAngle && !r.Box.Overlaps(l.body)
 }
 
 func (a *analysis) hiddenTextPage(cp *contentPage) {
 	pg := cp.paint
-	if len(pg.Text) == 0 {
+	f := &a.content.hidden
+	if len(pg.Text) > 0 {
+		f.drops = backdrops(pg, f.drops[:0])
+		drops := f.drops
+		colors := fillColors(drops, f.colors[:0])
+		f.colors = colors
+		layout := layoutOf(pg)
+		confirms := 0
+		for i := range pg.Text {
+			r := &pg.Text[i]
+			if !inkRun(r) {
+				continue
+			}
+			f.add(cp, r, classifyHidden(r, cp, drops, colors, &confirms, layout))
+		}
+	}
+	a.hiddenAnnotations(cp)
+}
+
+// add counts one run under variant v (-1: not hidden).
+func (f *hiddenFacts) add(cp *contentPage, r *paint.TextRun, v int) {
+	if v < 0 {
 		return
 	}
-	f := &a.content.hidden
-	f.drops = backdrops(pg, f.drops[:0])
-	drops := f.drops
-	colors := fillColors(drops, f.colors[:0])
-	f.colors = colors
-	confirms := 0
-	for i := range pg.Text {
-		r := &pg.Text[i]
-		if !inkRun(r) {
-			continue
-		}
-		v := classifyHidden(r, cp, drops, colors, &confirms)
-		if v < 0 {
-			continue
-		}
-		f.runs[v]++
-		f.pages[v] = addPage(f.pages[v], cp.number)
-		if v == hidOCR {
-			// An OCR layer is normal, but instructions written into one
-			// are not: its text goes to the injection scan too.
-			if f.text.Len() < inject.MaxScan {
-				f.text.WriteString(r.Text)
-				f.text.WriteByte(' ')
-			}
-			continue
-		}
+	f.runs[v]++
+	f.pages[v] = addPage(f.pages[v], cp.number)
+	if v != hidOCR {
+		// An OCR layer is normal, but instructions written into one are
+		// not: its text goes to the injection scan too (below).
 		if len(f.boxes) < 4*report.MaxArray {
 			f.boxes = append(f.boxes, boxOf(cp.number, r.Box))
+			f.kinds = append(f.kinds, v)
 		}
 		f.objects = addNum(f.objects, r.Stream)
 		f.revisions = addNum(f.revisions, r.Revision)
-		if f.text.Len() < inject.MaxScan {
-			f.text.WriteString(r.Text)
-			f.text.WriteByte(' ')
+		if v == hidOutside {
+			f.addEdges(r.Box, cp.crop)
+		}
+	}
+	if f.text.Len() < inject.MaxScan {
+		f.text.WriteString(r.Text)
+		f.text.WriteByte(' ')
+	}
+}
+
+// addEdges names the sides of the visible page beyond which b lies: the
+// page-edge evidence of text placed off the page.
+func (f *hiddenFacts) addEdges(b, crop paint.Rect) {
+	for _, e := range [...]struct {
+		name   string
+		beyond bool
+	}{
+		{"left", b.X1 <= crop.X0}, {"right", b.X0 >= crop.X1},
+		{"below", b.Y1 <= crop.Y0}, {"above", b.Y0 >= crop.Y1},
+	} {
+		if e.beyond && !slices.Contains(f.edges, e.name) {
+			f.edges = append(f.edges, e.name)
 		}
 	}
 }
 
 // classifyHidden returns the variant that hides a run, or -1.
-func classifyHidden(r *paint.TextRun, cp *contentPage, drops []backdrop, colors []paint.Color, confirms *int) int {
+func classifyHidden(r *paint.TextRun, cp *contentPage, drops []backdrop, colors []paint.Color, confirms *int, layout pageLayout) int {
 	switch {
 	case r.Mode == 7:
 		return -1 // text used as a clipping path shows what is painted through it
+	case r.OCOff:
+		return hidOCOff
 	case !visible(r):
-		if cp.scanned && overImage(r, cp.paint) {
+		if overImage(r, cp.paint) {
 			return hidOCR
+		}
+		if shownVisibly(r, cp.paint) {
+			return -1
 		}
 		return hidInvisible
 	case !r.Box.Overlaps(cp.crop) && !cp.crop.Contains(r.Box, 0):
@@ -156,14 +272,119 @@ func classifyHidden(r *paint.TextRun, cp *contentPage, drops []backdrop, colors 
 	case r.Clipped:
 		return hidClipped
 	case transparent(r):
+		// OCR software writes its layer at opacity 0 as often as in the
+		// invisible render mode.
+		if overImage(r, cp.paint) {
+			return hidOCR
+		}
+		if shownVisibly(r, cp.paint) {
+			return -1
+		}
 		return hidTransparent
 	case inBackground(r, cp, drops, colors, confirms):
 		// tiny or not: text in the colour of its background is hidden
 		return hidBackground
+	}
+	if im := coveringImage(r, cp.paint); im != nil {
+		if cp.scanned && im.Box.Area() >= fullPageShare*cp.media.Area() {
+			return hidOCR // a text layer beneath its scan
+		}
+		return hidCovered
+	}
+	if coveringForm(r, cp.paint) {
+		return hidCovered
+	}
+	switch {
+	case squeezed(r):
+		return hidSqueezed
 	case r.Size < tinyTextPts:
 		return hidTiny
+	case remapped(r):
+		return hidRemapped
+	case layout.rotatedInMargin(r):
+		return hidRotated
 	}
 	return -1
+}
+
+// shownVisibly reports an invisible or transparent run whose words a
+// visible run draws at the same place: a text layer for the words a reader
+// sees (signature appearances measure their text so, padded with
+// asterisks), not hidden text. The words must be the same, trailing
+// punctuation and padding aside: a visible word that merely begins a
+// hidden sentence does not clear it.
+func shownVisibly(r *paint.TextRun, pg *paint.Page) bool {
+	t := sameWords(r.Text)
+	if len([]rune(t)) < 3 {
+		return false
+	}
+	for i := range pg.Text {
+		o := &pg.Text[i]
+		if o == r || !visible(o) || transparent(o) || o.OCOff || o.Clipped || !o.Box.Overlaps(r.Box) || sameWords(o.Text) != t {
+			continue
+		}
+		small := min(r.Box.Area(), o.Box.Area())
+		if small > 0 && r.Box.Intersect(o.Box).Area() >= 0.5*small {
+			return true
+		}
+	}
+	return false
+}
+
+// sameWords is a run's text without surrounding spaces and trailing
+// characters that are neither letters nor digits.
+func sameWords(s string) string {
+	return strings.TrimRightFunc(strings.TrimSpace(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// coveringForm reports an opaque rectangle a form XObject fills after a
+// run over all of it: a stamp or panel placed over text. Fills of the
+// page's own content are content-overlay's whiteouts and redaction boxes.
+func coveringForm(r *paint.TextRun, pg *paint.Page) bool {
+	for i := range pg.Shapes {
+		s := &pg.Shapes[i]
+		if s.Seq > r.Seq && s.Form && s.Fill && s.Rect && !s.OCOff && !s.Blend && s.FillColor.Opaque() && covered(r.Box, s.Box, backdropCover) {
+			return true
+		}
+	}
+	return false
+}
+
+// squeezed reports a run set in a font size that reads but scaled below
+// a point, in height or width, by Tz, Tm or cm.
+func squeezed(r *paint.TextRun) bool {
+	shown := min(r.Size, r.Width)
+	return shown < tinyTextPts && shown < 0.5*r.Nominal
+}
+
+// remapped reports a run with letters or digits drawn as other characters
+// than they extract (or not drawn): at least one, and at least a tenth of
+// its word glyphs.
+func remapped(r *paint.TextRun) bool {
+	if r.Remapped == 0 {
+		return false
+	}
+	words := 0
+	for _, g := range r.Glyphs {
+		if wordGlyph(g) {
+			words++
+		}
+	}
+	return r.Remapped*10 >= words
+}
+
+// coveringImage returns an opaque image painted after a run over all of
+// it (an image mask paints only its set bits, a soft mask lets the run
+// through, a rotated or sheared image does not fill its box: none
+// counts), or nil.
+func coveringImage(r *paint.TextRun, pg *paint.Page) *paint.Image {
+	for i := range pg.Images {
+		im := &pg.Images[i]
+		if im.Seq > r.Seq && !im.Mask && !im.SoftMask && !im.OCOff && !im.Skewed && !im.Blend && im.Alpha >= 0.999 && covered(r.Box, im.Box, backdropCover) {
+			return im
+		}
+	}
+	return nil
 }
 
 // transparent reports filled text at an opacity that does not show.
@@ -238,7 +459,7 @@ func relLuminance(c paint.Color) float64 {
 // layer does.
 func overImage(r *paint.TextRun, pg *paint.Page) bool {
 	for _, im := range pg.Images {
-		if !im.Inline && covered(r.Box, im.Box, ocrImageCover) {
+		if !im.Inline && !im.OCOff && covered(r.Box, im.Box, ocrImageCover) {
 			return true
 		}
 	}
@@ -249,12 +470,15 @@ func overImage(r *paint.TextRun, pg *paint.Page) bool {
 func backdrops(pg *paint.Page, out []backdrop) []backdrop {
 	for _, s := range pg.Shapes {
 		// Fills of unknown colour (patterns) still hide what lies beneath.
-		if s.Fill && s.FillColor.A >= 0.999 && s.Box.Area() > 0 {
-			out = append(out, backdrop{seq: s.Seq, box: s.Box, color: s.FillColor})
+		if s.Fill && !s.OCOff && s.FillColor.A >= 0.999 && s.Box.Area() > 0 {
+			// Under a blend mode what a fill shows is not its colour.
+			out = append(out, backdrop{seq: s.Seq, box: s.Box, color: s.FillColor, rect: s.Rect && !s.ClipShaped, image: s.Blend})
 		}
 	}
 	for _, im := range pg.Images {
-		out = append(out, backdrop{seq: im.Seq, box: im.Box, image: true})
+		if !im.OCOff {
+			out = append(out, backdrop{seq: im.Seq, box: im.Box, image: true})
+		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].seq < out[j].seq })
 	return out
@@ -320,8 +544,8 @@ var white = paint.Color{R: 1, G: 1, B: 1, A: 1, Known: true}
 // covers it, or the white page when there is none. An image beneath makes
 // it unknown.
 func sameAsBackdrop(r *paint.TextRun, drops []backdrop, colors []paint.Color) bool {
-	if r.Mode == 1 || r.Mode == 5 || !r.Fill.Known {
-		return false // stroked only, or colour not computed
+	if r.Mode == 1 || r.Mode == 5 || !r.Fill.Known || r.Blend {
+		return false // stroked only, colour not computed, or mixed with its backdrop by a blend mode
 	}
 	near := func(c paint.Color) bool { return indistinct(r.Fill, c) }
 	if colors != nil && !near(white) && !slices.ContainsFunc(colors, near) {
@@ -335,6 +559,17 @@ func sameAsBackdrop(r *paint.TextRun, drops []backdrop, colors []paint.Color) bo
 		if !covered(r.Box, d.box, backdropCover) {
 			touched = touched || r.Box.Overlaps(d.box)
 			continue
+		}
+		// A path that is not a rectangle paints its shape, not its box:
+		// glyph outlines under a figure's label, a frame around it. Only
+		// a path much larger than the run is taken to paint all of it.
+		if !d.image && !d.rect && d.box.Area() < solidPathArea*r.Box.Area() {
+			// In the path's colour the run is hidden where the path
+			// paints; it must also not stand out where it does not.
+			if indistinct(r.Fill, d.color) {
+				continue
+			}
+			return false
 		}
 		return !d.image && indistinct(r.Fill, d.color)
 	}
@@ -355,6 +590,7 @@ func (a *analysis) hiddenText() *report.Finding {
 		if v == hidOCR {
 			vs = append(vs, report.Variant{Severity: hiddenSeverity[v], Message: report.Msg("hidden-text."+code, "pages", len(f.pages[v]))})
 			report.Capped(ev, "ocrPages", f.pages[v])
+			ev["ocrRuns"] = f.runs[v]
 			ev["ocrProducer"] = report.Untrusted(firstNonEmpty(a.infoText("Producer"), a.xmp.First(nsPDF, "Producer"), a.infoText("Creator")))
 			continue
 		}
@@ -367,6 +603,12 @@ func (a *analysis) hiddenText() *report.Finding {
 		report.Capped(ev, "boxes", f.boxes)
 		report.Capped(ev, "objects", f.objects)
 		report.Capped(ev, "revisions", f.revisions)
+		if len(f.edges) > 0 {
+			report.Capped(ev, "outsideEdges", f.edges)
+		}
+		if len(f.annots) > 0 {
+			report.Capped(ev, "annotations", f.annots)
+		}
 	}
 	if f.text.Len() > 0 {
 		if res := inject.Scan(f.text.String()); res.Found() {

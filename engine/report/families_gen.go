@@ -46,18 +46,18 @@ var pdfFamilies = []Family{
 	{ID: FamilyIdInconsistency, Media: MediaPDF, Summary: "The trailer /ID pair disagrees with the revision history."},
 	{ID: FamilyIncrementalUpdates, Media: MediaPDF, Summary: "Revisions appended after the original save, with what each one wrote and overwrote."},
 	{ID: FamilySignatureCoverage, Media: MediaPDF, Summary: "What each signature's byte range covers and what was appended after it."},
-	{ID: FamilySignaturePermissions, Media: MediaPDF, TriageSuppressed: true, Summary: "Revisions after a certification signature assessed against its DocMDP permissions."},
+	{ID: FamilySignaturePermissions, Media: MediaPDF, TriageSuppressed: true, Summary: "Revisions after a certification signature assessed against its DocMDP permissions; fields changed after a signature that does not permit it."},
 	{ID: FamilyRedactionExposure, Media: MediaPDF, ContentDependent: true, TriageSuppressed: true, Summary: "Text still present under redaction boxes."},
 	{ID: FamilyDocumentInjectionMarkers, Media: MediaPDF, ContentDependent: true, Summary: "Text addressed to a language model in PDF metadata and annotation carriers."},
 	{ID: FamilyActiveContent, Media: MediaPDF, Summary: "JavaScript, launch, submit and import actions, attached files, rich media and links: reported, never run."},
 	{ID: FamilyMetadataInconsistency, Media: MediaPDF, Summary: "Info dictionary and XMP disagree, dates out of order or in the future, editing tools in the XMP history."},
-	{ID: FamilyHiddenText, Media: MediaPDF, ContentDependent: true, TriageSuppressed: true, Summary: "Text a reader cannot see: invisible render mode, background colour, outside the page, microscopic."},
+	{ID: FamilyHiddenText, Media: MediaPDF, ContentDependent: true, TriageSuppressed: true, Summary: "Text a reader cannot see or sees otherwise than it extracts: invisible render mode, background colour, outside the page, optional content switched off, hidden annotations, fonts drawing other characters, squeezed, rotated into a margin, microscopic."},
 	{ID: FamilyContentOverlay, Media: MediaPDF, ContentDependent: true, TriageSuppressed: true, Summary: "Opaque boxes or images painted over text, with new text on top."},
 	{ID: FamilyFontAnomalies, Media: MediaPDF, ContentDependent: true, TriageSuppressed: true, Summary: "Several subsets of one font, fonts first used by a later revision, a font that shows only a few figures, stray Type3 glyphs."},
 	{ID: FamilyEmbeddedImageAnomalies, Media: MediaPDF, TriageSuppressed: true, Summary: "Full-page images and images replaced in a later revision."},
 	{ID: FamilyNumericEdits, Media: MediaPDF, ContentDependent: true, TriageSuppressed: true, Summary: "Digits changed between revisions in overwritten content; figures written unlike the page's other text objects."},
 	{ID: FamilyFigureArithmetic, Media: MediaPDF, ContentDependent: true, TriageSuppressed: true, Summary: "Figures the document's own rows say must add up and do not: running balances, column totals, statement summaries, invoice lines and totals, gross to net pay."},
-	{ID: FamilyAnnotationOverlays, Media: MediaPDF, TriageSuppressed: true, Summary: "Annotations whose rectangles cover page text: added later, by an editor, or opaque."},
+	{ID: FamilyAnnotationOverlays, Media: MediaPDF, TriageSuppressed: true, Summary: "Annotations whose rectangles cover page text: added later, by an editor, opaque, or over signed content."},
 	{ID: FamilyPageGeometry, Media: MediaPDF, Summary: "Mixed page sizes or rotations, crop boxes hiding content, pages foreign to the rest of the document."},
 }
 
@@ -116,6 +116,7 @@ var declaredCatalogue = []entry{
 	{"signature-permissions.certification-broken", "Certification permissions broken", "{broken} of the {assessed#revision|revisions} appended after the certification signature made changes its permissions (P={p}) do not allow."},
 	{"signature-permissions.lock-permissions-broken", "Changes forbidden by a signature's field lock", "{signatures#approval signature locks|approval signatures lock} the document at permission level P={p} through {signatures?its|their} field lock, and {revisions#revision|revisions} appended after {signatures?it|them} made changes that level does not allow (form filling included when P=1)."},
 	{"signature-permissions.locked-field-changed", "Locked form field changed", "{fields#form field|form fields} locked by a signature {fields?was|were} changed by a later revision ({changes#change|changes})."},
+	{"signature-permissions.unpermitted-fill", "Form filled in after an approval signature", "{fields#form field was|form fields were} filled in after an approval signature that permits no changes (no certification allowing form filling, no field lock leaving {fields?it|them} free); the fields are named in the evidence."},
 	{"signature-permissions.unclassified-changes", "Changes after certification not classified", "{opaque} of the {assessed#revision|revisions} appended after the certification signature changed objects this analysis cannot classify, so whether its permissions (P={p}) allow them is unknown."},
 	{"signature-permissions.permitted", "Certified document within its permissions", "The document is certified (P={p}); the {assessed#revision|revisions} appended after the certification made only changes it permits."},
 	// redaction-exposure
@@ -152,8 +153,14 @@ var declaredCatalogue = []entry{
 	{"hidden-text.outside-page", "Text outside the page", "{runs#text run|text runs} on {pages#page|pages} {runs?lies|lie} entirely outside the visible page area (CropBox or MediaBox)."},
 	{"hidden-text.tiny", "Microscopic text", "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} drawn smaller than 1 point."},
 	{"hidden-text.clipped", "Text clipped away", "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} entirely outside their clipping path, so nothing of them is shown."},
+	{"hidden-text.optional-content-off", "Text in a layer switched off", "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} in optional content (a layer) that is switched off when the document is viewed: extraction reads {runs?it|them}, a reader never sees {runs?it|them}."},
+	{"hidden-text.hidden-annotation", "Text in a hidden annotation", "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} drawn by an annotation or form field marked hidden or not to be viewed."},
+	{"hidden-text.covered", "Text under an opaque image or form", "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} painted over by an opaque image or form drawn after {runs?it|them}."},
+	{"hidden-text.squeezed", "Text squeezed to nothing", "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} set in a readable font size but scaled below 1 point by the text or graphics matrix."},
+	{"hidden-text.remapped", "Glyphs that extract as other characters", "{runs#text run|text runs} on {pages#page|pages} {runs?uses|use} a font whose glyphs show other characters than text extraction reads, or draw nothing."},
+	{"hidden-text.rotated", "Rotated text in a margin", "{runs#text run|text runs} on {pages#page|pages} {runs?is|are} set at an angle in a margin of a page whose body text is horizontal."},
 	{"hidden-text.injection", "Hidden text addressed to a language model", "Text hidden from a reader on {pages#page|pages} reads as instructions to a language model ({cues#cue|cues} in {categories#category|categories})."},
-	{"hidden-text.ocr-layer", "OCR text layer", "{pages#page is a scanned image|pages are scanned images} with an invisible OCR text layer over them, as OCR software writes; this is normal."},
+	{"hidden-text.ocr-layer", "OCR text layer", "{pages#page carries|pages carry} an invisible OCR text layer over scanned images, as OCR software writes; this is normal and not hidden text."},
 	// content-overlay
 	{"content-overlay.injection", "Covered text addressed to a language model", "Text covered by boxes on {pages#page|pages} reads as instructions to a language model ({cues#cue|cues} in {categories#category|categories})."},
 	{"content-overlay.retyped-later-revision", "Text covered and retyped in a later revision", "On {pages#page|pages}, {overlays#opaque box or image|opaque boxes or images} {overlays?covers|cover} existing text and new text is drawn on top, written by a revision after the original save."},
@@ -189,6 +196,7 @@ var declaredCatalogue = []entry{
 	// annotation-overlays
 	{"annotation-overlays.later-revision", "Annotations over text added later", "{annotations#annotation|annotations} added by a revision after the original save {annotations?covers|cover} page text on {pages#page|pages}."},
 	{"annotation-overlays.opaque-cover", "Opaque annotations over text", "{annotations#annotation whose appearance is an opaque fill or image covers|annotations whose appearance is an opaque fill or image cover} page text on {pages#page|pages}, hiding it from a reader while it stays in the file."},
+	{"annotation-overlays.after-signing", "Annotations added over signed content", "{annotations#annotation|annotations} added after a signature {annotations?lies|lie} over page text or images the signature covers on {pages#page|pages}: what a reader sees of the signed page changed while the signature still verifies."},
 	{"annotation-overlays.editor-tool", "Annotations over text from a PDF editor", "{annotations#annotation|annotations} {annotations?covers|cover} page text on {pages#page|pages} in a file written by a PDF editing tool."},
 	// page-geometry
 	{"page-geometry.mixed-sizes", "Mixed page sizes", "The pages come in {sizes#size|sizes}; {pages#page differs|pages differ} from the most common size."},
@@ -337,10 +345,11 @@ var declared = []declaredFamily{
 		{code: "unsigned-fields", severity: Info, upTo: Info},
 		{code: "intact", severity: Info, upTo: Info},
 	}},
-	{id: FamilySignaturePermissions, evidence: []string{"assessment", "p", "certificationObject", "certifiedRevision", "firstBreakRevision", "revisionsAssessed[]", "lockPermissionBreaks", "lockedFieldChanges[]"}, variants: []declaredVariant{
+	{id: FamilySignaturePermissions, evidence: []string{"assessment", "p", "certificationObject", "certifiedRevision", "firstBreakRevision", "revisionsAssessed[]", "lockPermissionBreaks", "lockedFieldChanges[]", "unpermittedFills[]"}, variants: []declaredVariant{
 		{code: "certification-broken", severity: High, upTo: High},
 		{code: "lock-permissions-broken", severity: Medium, upTo: Medium},
 		{code: "locked-field-changed", severity: High, upTo: High},
+		{code: "unpermitted-fill", severity: Medium, upTo: Medium},
 		{code: "unclassified-changes", severity: Medium, upTo: Medium},
 		{code: "permitted", severity: Info, upTo: Info},
 	}},
@@ -375,13 +384,19 @@ var declared = []declaredFamily{
 		{code: "editor-laundered", severity: Medium, upTo: Medium},
 		{code: "history-changed", severity: Low, upTo: Low},
 	}},
-	{id: FamilyHiddenText, evidence: []string{"invisibleRuns", "backgroundColourRuns", "transparentRuns", "outsidePageRuns", "tinyRuns", "clippedRuns", "ocrPages[]", "ocrProducer", "pages[]", "boxes[]", "objects[]", "revisions[]", "cueCategories[]", "cueCounts"}, variants: []declaredVariant{
+	{id: FamilyHiddenText, evidence: []string{"invisibleRuns", "backgroundColourRuns", "transparentRuns", "outsidePageRuns", "tinyRuns", "clippedRuns", "optionalContentOffRuns", "hiddenAnnotationRuns", "coveredRuns", "squeezedRuns", "remappedRuns", "rotatedRuns", "outsideEdges[]", "annotations[]", "ocrRuns", "ocrPages[]", "ocrProducer", "pages[]", "boxes[]", "objects[]", "revisions[]", "cueCategories[]", "cueCounts"}, variants: []declaredVariant{
 		{code: "invisible", severity: Medium, upTo: Medium},
 		{code: "background-colour", severity: Medium, upTo: Medium},
 		{code: "transparent", severity: Medium, upTo: Medium},
 		{code: "outside-page", severity: Info, upTo: Info},
 		{code: "tiny", severity: Info, upTo: Info},
 		{code: "clipped", severity: Info, upTo: Info},
+		{code: "optional-content-off", severity: Info, upTo: Info},
+		{code: "hidden-annotation", severity: Info, upTo: Info},
+		{code: "covered", severity: Info, upTo: Info},
+		{code: "squeezed", severity: Info, upTo: Info},
+		{code: "remapped", severity: Info, upTo: Info},
+		{code: "rotated", severity: Info, upTo: Info},
 		{code: "injection", severity: High, upTo: High},
 		{code: "ocr-layer", severity: Info, upTo: Info},
 	}},
@@ -422,9 +437,10 @@ var declared = []declaredFamily{
 		{code: "formula-result", severity: Medium, upTo: Medium},
 		{code: "written-apart"},
 	}},
-	{id: FamilyAnnotationOverlays, evidence: []string{"annotations", "coveredGlyphs", "objects[]", "pages[]", "revisions[]", "subtypes"}, variants: []declaredVariant{
+	{id: FamilyAnnotationOverlays, evidence: []string{"annotations", "coveredGlyphs", "objects[]", "pages[]", "revisions[]", "subtypes", "afterSigning", "signedRevision", "boxes[]"}, variants: []declaredVariant{
 		{code: "later-revision", severity: Medium, upTo: Medium},
 		{code: "opaque-cover", severity: Medium, upTo: Medium},
+		{code: "after-signing", severity: Medium, upTo: Medium},
 		{code: "editor-tool", severity: Low, upTo: Low},
 	}},
 	{id: FamilyPageGeometry, evidence: []string{"sizes[]", "oddSizePages[]", "oddPageFromLaterRevision", "foreignPages[]", "foreignPageBetweenOthers", "rotations", "cropPages[]", "croppedRuns", "cropFromLaterRevision"}, variants: []declaredVariant{

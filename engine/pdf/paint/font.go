@@ -43,6 +43,14 @@ type Font struct {
 	texts      map[uint32]string
 	lowTexts   *[256]lowText // codes below 256, without hashing
 
+	// remapped marks the one-byte codes whose drawn glyph differs from
+	// their extracted text (Font.remaps).
+	remapped *[4]uint64
+	// program and cidToGID let a composite TrueType font tell glyphs with
+	// no outline: gid = cid when cidToGID is nil (Identity).
+	program  *ttProgram
+	cidToGID []byte
+
 	// capHeight and xHeight bound the ink of capitals and digits, and of
 	// lowercase letters without ascenders (glyph extents, issue 25).
 	capHeight, xHeight float64
@@ -192,6 +200,11 @@ func (in *Interpreter) loadFont(d *cos.Dict) *Font {
 		f.ToUnicode = true
 		f.DigitConflicts = f.digitConflicts()
 	}
+	f.markRemapped()
+	if f.Type3() {
+		in.markEmptyProcs(f, d)
+	}
+	in.markEmptyOutlines(f, d, desc)
 	return f
 }
 

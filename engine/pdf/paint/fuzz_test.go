@@ -113,6 +113,8 @@ func FuzzInterpret(f *testing.F) {
 	// mask whose group is this same stream
 	f.Add([]byte("0 g 50 680 320 60 re 55 685 310 50 re f* 50 680 320 60 re 365 685 -310 50 re f 0 0 m 9 0 l 9 9 l 0 9 l h 1 1 m 1 8 l 8 8 l 8 1 l h B"))
 	f.Add([]byte("/GM gs 0.05 g 0 0 10 10 re f BT /F1 10 Tf (Ag) Tj ET"))
+	// concealment (issue 34): squeezed, rotated, optional content, Type 3
+	f.Add([]byte("/OC /L BDC BT /F2 12 Tf 1 Tz 0 1 -1 0 30 200 Tm ( !) Tj ET EMC q 0.01 0 0 0.01 0 0 cm BT /F3 9 Tf <00> Tj ET Q"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ob := newObjects()
 		ob.stream(7, nil, "1 begincodespacerange <0000> <FFFF> endcodespacerange 1 beginbfrange <0000> <00FF> <0041> endbfrange")

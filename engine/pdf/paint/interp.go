@@ -15,6 +15,8 @@ type gstate struct {
 	fillSpace, strokeSpace space
 	fillAlpha, strokeAlpha float64
 	softMask               bool
+	blend                  bool // a blend mode other than Normal (or Compatible)
+	clipShaped             bool // a clipping path that is not a rectangle was applied
 	font                   *Font
 	size, charSpace        float64
 	wordSpace, scale       float64
@@ -58,21 +60,25 @@ type run struct {
 	path     []subpath
 	pieces   []Rect // minusHoles' result, reused from path to path
 	clipNext bool
-	marked   []bool // per open marked-content sequence: optional content
+	marked   []marked // per open marked-content sequence
 	optional int
+	offDepth int // open sequences and forms whose optional content is off
 	seq      int
 	glyphs   int
 	forms    []int // forms being run, to refuse cycles
 	stopped  bool
 }
 
+// marked is one open marked-content sequence.
+type marked struct {
+	optional bool // BDC /OC
+	off      bool // optional content off in the default view
+}
+
 // Page runs a page's content: contents is the page's /Contents (a stream
 // or an array of streams, references allowed), res its resources.
 func (in *Interpreter) Page(contents cos.Object, res *cos.Dict) *Page {
-	in.page = Page{Text: in.page.Text[:0], Shapes: in.page.Shapes[:0], Images: in.page.Images[:0], Streams: in.page.Streams[:0]}
-	in.glyphs = in.glyphs[:0]
-	r := &run{in: in, page: &in.page}
-	r.gs = gstate{ctm: Identity, clip: everything, fill: black, stroke: black, fillAlpha: 1, strokeAlpha: 1, scale: 1}
+	r := in.start()
 	var parts []cos.Object
 	switch c := contents.(type) {
 	case cos.Array:
@@ -101,6 +107,42 @@ func (in *Interpreter) Page(contents cos.Object, res *cos.Dict) *Page {
 		data := in.src.Decode(st, true)
 		r.exec(data, frame{res: res, stream: ref.Object, revision: ref.Revision})
 	}
+	r.page.Truncated = r.page.Truncated || r.stopped
+	return r.page
+}
+
+// start begins a walk on the interpreter's reused Page.
+func (in *Interpreter) start() *run {
+	in.page = Page{Text: in.page.Text[:0], Shapes: in.page.Shapes[:0], Images: in.page.Images[:0], Streams: in.page.Streams[:0]}
+	in.glyphs = in.glyphs[:0]
+	r := &run{in: in, page: &in.page}
+	r.gs = gstate{ctm: Identity, clip: everything, fill: black, stroke: black, fillAlpha: 1, strokeAlpha: 1, scale: 1}
+	return r
+}
+
+// Appearance runs an annotation's appearance stream (object num, 0 when
+// direct) as a viewer places it (PDF 32000 12.5.5): the form's BBox,
+// transformed by its Matrix, is fitted to the annotation's rectangle.
+// res stands in when the form has no resources of its own. Like Page, the
+// result is valid until the next call of Page or Appearance.
+func (in *Interpreter) Appearance(st *cos.Stream, num int, rect Rect, res *cos.Dict) *Page {
+	r := in.start()
+	src := in.src
+	bb, ok := boxOf(src.Resolve(st.Dict.Get("BBox")), src.Resolve)
+	if !ok || bb.Width() <= 0 || bb.Height() <= 0 || rect.Width() <= 0 || rect.Height() <= 0 {
+		return r.page
+	}
+	m, ok := matrixOf(src.Resolve(st.Dict.Get("Matrix")), src.Resolve)
+	if !ok {
+		m = Identity
+	}
+	tb := bb.transform(m)
+	if tb.Width() <= 0 || tb.Height() <= 0 {
+		return r.page
+	}
+	sx, sy := rect.Width()/tb.Width(), rect.Height()/tb.Height()
+	r.gs.ctm = Matrix{sx, 0, 0, sy, rect.X0 - tb.X0*sx, rect.Y0 - tb.Y0*sy}
+	r.form(st, num, frame{res: res})
 	r.page.Truncated = r.page.Truncated || r.stopped
 	return r.page
 }
@@ -334,31 +376,49 @@ func (r *run) op(op string, args []Operand, fr frame) {
 
 	// marked content
 	case "BMC":
-		r.beginMarked(false)
+		r.beginMarked(marked{})
 	case "BDC":
-		opt := false
-		if len(args) > 0 {
-			opt = args[0].Kind == Name && string(args[0].Bytes) == "OC"
+		var m marked
+		if len(args) > 0 && args[0].Kind == Name && string(args[0].Bytes) == "OC" {
+			m.optional = true
+			if len(args) > 1 && args[1].Kind == Name {
+				m.off = r.ocOff(cos.DictOf(r.in.src.Resolve(fr.res.Get("Properties"))).Get(args[1].name()))
+			}
 		}
-		r.beginMarked(opt)
+		r.beginMarked(m)
 	case "EMC":
 		if n := len(r.marked); n > 0 {
-			if r.marked[n-1] {
+			m := r.marked[n-1]
+			if m.optional {
 				r.optional--
+			}
+			if m.off {
+				r.offDepth--
 			}
 			r.marked = r.marked[:n-1]
 		}
 	}
 }
 
-func (r *run) beginMarked(optional bool) {
+func (r *run) beginMarked(m marked) {
 	if len(r.marked) >= maxMarked {
 		return
 	}
-	r.marked = append(r.marked, optional)
-	if optional {
+	r.marked = append(r.marked, m)
+	if m.optional {
 		r.optional++
 	}
+	if m.off {
+		r.offDepth++
+	}
+}
+
+// ocOff asks the source whether an optional-content entry is off.
+func (r *run) ocOff(o cos.Object) bool {
+	if o == nil || r.in.src.OCOff == nil {
+		return false
+	}
+	return r.in.src.OCOff(o)
 }
 
 // extGState applies the alpha and soft-mask entries of a named ExtGState.
@@ -381,6 +441,9 @@ func (r *run) extGState(args []Operand, fr frame) {
 		gs.strokeAlpha = clamp01(v)
 		gs.stroke.A = gs.strokeAlpha
 	}
+	if bm := r.in.src.Resolve(d.Get("BM")); bm != nil {
+		gs.blend = blends(bm, r.in.src.Resolve)
+	}
 	if sm := r.in.src.Resolve(d.Get("SMask")); sm != nil {
 		n, isName := sm.(cos.Name)
 		gs.softMask = !isName || n != "None"
@@ -389,6 +452,19 @@ func (r *run) extGState(args []Operand, fr frame) {
 			gs.maskAlpha = r.in.maskAlpha(md)
 		}
 	}
+}
+
+// blends reports a /BM entry naming a blend mode other than Normal or
+// Compatible: the first mode of an array the interpreter knows, as a
+// viewer takes it. Under such a mode what shows is a mix of the paint and
+// what lies beneath.
+func blends(o cos.Object, resolve func(cos.Object) cos.Object) bool {
+	names := []cos.Object{o}
+	if arr, ok := o.(cos.Array); ok && len(arr) > 0 {
+		names = arr[:1]
+	}
+	n, ok := resolve(names[0]).(cos.Name)
+	return ok && n != "Normal" && n != "Compatible"
 }
 
 // ---- paths ----------------------------------------------------------------
@@ -595,6 +671,11 @@ func (r *run) paint(fill, stroke, evenOdd bool, fr frame) {
 			}
 		}
 		r.gs.clip = r.gs.clip.Intersect(box)
+		// A clip of several subpaths, or of one that is not a rectangle,
+		// is a shape: its box bounds what it lets through.
+		if len(r.path) > 1 || (len(r.path) == 1 && !r.path[0].isRect()) {
+			r.gs.clipShaped = true
+		}
 		r.clipNext = false
 	}
 	r.path = r.path[:0]
@@ -614,6 +695,9 @@ func (r *run) shape(s Shape, fill, stroke bool, fr frame) {
 		s.FillColor.A, s.StrokeColor.A = min(s.FillColor.A, r.gs.maskAlpha), min(s.StrokeColor.A, r.gs.maskAlpha)
 	}
 	s.Stream, s.Revision, s.Form = fr.stream, fr.revision, fr.form
+	s.OCOff = r.offDepth > 0
+	s.Blend = r.gs.blend
+	s.ClipShaped = r.gs.clipShaped
 	r.page.Shapes = append(room(r.page.Shapes), s)
 }
 
@@ -644,6 +728,8 @@ func (r *run) image(img Image, fr frame) {
 	}
 	img.Seq = r.next()
 	img.Box = unitSquare.transform(r.gs.ctm).Intersect(r.gs.clip)
+	m := r.gs.ctm
+	img.Skewed = !m.axisAligned() || math.Abs(m[0]*m[3]-m[1]*m[2]) < 1e-9
 	if !img.Box.finite() {
 		return
 	}
@@ -651,6 +737,8 @@ func (r *run) image(img Image, fr frame) {
 	img.Fill = r.gs.fill
 	img.SoftMask = img.SoftMask || r.gs.softMask
 	img.Stream, img.Revision, img.Form = fr.stream, fr.revision, fr.form
+	img.OCOff = r.offDepth > 0
+	img.Blend = r.gs.blend
 	r.page.Images = append(room(r.page.Images), img)
 }
 
@@ -683,7 +771,14 @@ func (r *run) form(st *cos.Stream, num int, fr frame) {
 	r.forms = append(r.forms, num)
 	savedPath := r.path
 	r.path = nil
+	off := r.ocOff(st.Dict.Get("OC"))
+	if off {
+		r.offDepth++
+	}
 	r.exec(data, frame{res: res, stream: num, revision: src.origin(num), depth: fr.depth + 1, form: true})
+	if off {
+		r.offDepth--
+	}
 	r.path = savedPath
 	r.forms = r.forms[:len(r.forms)-1]
 	r.gs = saved
@@ -737,7 +832,7 @@ func (r *run) show(items []Operand, fr frame) {
 	}
 	tr := TextRun{
 		Seq: r.next(), Font: f, Mode: gs.mode, Fill: gs.fill, Stroke: gs.stroke,
-		Optional: r.optional > 0, Stream: fr.stream, Revision: fr.revision, Form: fr.form,
+		Optional: r.optional > 0, OCOff: r.offDepth > 0, Blend: gs.blend, Stream: fr.stream, Revision: fr.revision, Form: fr.form,
 	}
 	if gs.softMask {
 		tr.Fill.A = min(tr.Fill.A, gs.maskAlpha)
@@ -747,6 +842,9 @@ func (r *run) show(items []Operand, fr frame) {
 	// the box at offset x mapped by the same matrix.
 	m0 := r.tm.Mul(gs.ctm)
 	tr.Size = math.Abs(gs.size) * math.Hypot(m0[2], m0[3])
+	tr.Nominal = math.Abs(gs.size)
+	tr.Width = math.Abs(gs.size*gs.scale) * math.Hypot(m0[0], m0[1])
+	tr.Angle = math.Atan2(m0[1], m0[0]) * 180 / math.Pi
 	text := r.in.text[:0]
 	first := true
 	start := len(r.in.glyphs)
@@ -766,6 +864,9 @@ func (r *run) show(items []Operand, fr frame) {
 				s = s[n:]
 				w := f.width(code)
 				g := Glyph{Text: f.text(code)}
+				if f.remaps(code) {
+					tr.Remapped++
+				}
 				g.Box = row.box(x, x+w*gs.size*gs.scale)
 				g.Ink = g.Box
 				if c := inkClass(g.Text); c != inkLine {

@@ -48,6 +48,12 @@ type Source struct {
 	// the interpreter reads them: a check that needs the page's operators
 	// does not tokenize the content a second time.
 	PageOp func(op []byte, args []Operand)
+	// OCOff, when set, reports that an optional-content entry (the OCG or
+	// OCMD a /OC marked-content sequence or a form's /OC names, as written)
+	// is off in the document's default viewing configuration: what it
+	// paints is in the file and its text extracts, but a viewer shows
+	// nothing of it.
+	OCOff func(cos.Object) bool
 }
 
 func (s Source) origin(num int) int {
@@ -110,6 +116,28 @@ type TextRun struct {
 	Clipped bool
 	// Optional is set inside optional content (BDC /OC).
 	Optional bool
+	// OCOff is set inside optional content that is off when the document
+	// is viewed (Source.OCOff), a /OC marked sequence or a form.
+	OCOff bool
+	// Nominal is the font size the Tf operator set (its absolute value);
+	// Size is what the text and graphics matrices make of it.
+	Nominal float64
+	// Width is the horizontal scale of the glyphs in page space, the
+	// counterpart of Size along the baseline (Tz, Tm and cm applied):
+	// text squeezed to nothing by Tz keeps its Size but loses its Width.
+	Width float64
+	// Angle is the direction of the baseline in page space, in degrees
+	// anticlockwise from the x axis (-180, 180].
+	Angle float64
+	// Blend is set under a blend mode other than Normal: the colour that
+	// shows depends on what lies beneath.
+	Blend bool
+	// Remapped counts glyphs whose font draws one letter or digit (the
+	// glyph its encoding names) while its ToUnicode map extracts another,
+	// and glyphs of a Type 3 font whose procedure paints nothing while the
+	// code extracts to a letter or digit: what a reader sees differs from
+	// what extraction reads.
+	Remapped int
 	Stream   int // object number of the content stream or form
 	Revision int // revision that wrote it (0: unknown)
 	Form     bool
@@ -127,6 +155,11 @@ type Shape struct {
 	Stream       int
 	Revision     int
 	Form         bool
+	OCOff        bool // inside optional content off in the default view
+	Blend        bool // painted under a blend mode other than Normal
+	// ClipShaped is set when a clipping path that is not a rectangle
+	// applies: Box bounds what is painted, which need not fill it.
+	ClipShaped bool
 }
 
 // Image is one image placement: the unit square under the CTM.
@@ -142,6 +175,11 @@ type Image struct {
 	Stream   int
 	Revision int
 	Form     bool
+	OCOff    bool // inside optional content off in the default view
+	Blend    bool // painted under a blend mode other than Normal
+	// Skewed is set when the placement rotates, shears or flattens the
+	// image: Box bounds it but the image does not fill Box.
+	Skewed bool
 }
 
 // Interpreter runs pages of one revision's view, sharing parsed fonts and

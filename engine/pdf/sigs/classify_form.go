@@ -53,6 +53,9 @@ func (c classifier) field(num int, od, nd *cos.Dict) {
 			c.k.annotation = true // a new appearance for the same value
 		} else {
 			c.k.fill = true
+			if c.valueChanged(num) && c.heldValue(num) {
+				c.refilledField(fl.name)
+			}
 		}
 		return
 	}

@@ -21,7 +21,8 @@ func (a *analysis) signaturePermissions() *report.Finding {
 	cert := inv.certification()
 	locked := a.lockedFieldChanges(inv)
 	lockSigs, lockRevs, lockP := a.lockPermissionBreaks(inv)
-	if cert == nil && len(locked) == 0 && lockSigs == 0 {
+	fills := a.unpermittedFills(inv)
+	if cert == nil && len(locked) == 0 && lockSigs == 0 && len(fills) == 0 {
 		return nil
 	}
 	ev := map[string]any{}
@@ -54,6 +55,16 @@ func (a *analysis) signaturePermissions() *report.Finding {
 		// medium (issue 25); content changes are high in signature-coverage.
 		v.add(report.Medium, report.Msg("signature-permissions.lock-permissions-broken", "signatures", lockSigs, "revisions", lockRevs, "p", lockP))
 		ev["lockPermissionBreaks"] = lockRevs
+	}
+	if len(fills) > 0 {
+		v.add(report.Medium, report.Msg("signature-permissions.unpermitted-fill", "fields", len(fills)))
+		fillEv := make([]map[string]any, 0, len(fills))
+		for _, f := range fills {
+			e := map[string]any{"signatureObject": f.sig, "revision": f.revision}
+			a.untrusted(e, "field", f.field)
+			fillEv = append(fillEv, e)
+		}
+		report.Capped(ev, "unpermittedFills", fillEv)
 	}
 	if state == permsUnverified {
 		v.add(report.Medium, report.Msg("signature-permissions.unclassified-changes", "p", cert.p, "assessed", assessed, "opaque", opaque))

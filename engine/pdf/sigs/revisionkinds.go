@@ -21,6 +21,10 @@ type changeKinds struct {
 	// fields are the fully qualified names (attacker-authored) of fields
 	// whose value, appearance or widgets changed, for FieldMDP locks.
 	fields []string
+	// refilled are the names of the fields other than signature fields
+	// that held a value and were given another one: a changed entry, not
+	// a blank filled in.
+	refilled []string
 }
 
 // Assessment values (SPEC.md signature-permissions.revisionsAssessed[]).
