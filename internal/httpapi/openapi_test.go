@@ -285,3 +285,42 @@ func registeredRoutes() []string {
 	}
 	return out
 }
+
+// TestRevisionLengthsDescribed: a PDF with an appended revision answers
+// with document.revisionLengths, one length per revision, the first the
+// original file's; the answer matches the description, which names the
+// list (the Document schema allows unnamed keys, so matching alone would
+// not catch an undescribed one).
+func TestRevisionLengthsDescribed(t *testing.T) {
+	doc := loadOpenAPI(t)
+	items := doc.Components.Schemas["Document"].Value.Properties["revisionLengths"]
+	if items == nil || !items.Value.Type.Is("array") || !items.Value.Items.Value.Type.Is("integer") {
+		t.Fatal("the Document schema does not describe revisionLengths as a list of integers")
+	}
+	router, err := legacy.NewRouter(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg *Config
+	newEnv(t, func(c *Config) { cfg = c })
+	c := &apiCheck{t: t, h: New(*cfg), router: router, covered: map[string]bool{}, ops: map[string]bool{}}
+	original := genPDF("statement")
+	u := pdftest.Update(original)
+	u.Add("<< /Producer (an editor) >>")
+	u.Trailer(string(regexp.MustCompile(`/Root \d+ 0 R`).Find(original)))
+	edited := u.Bytes()
+	rec := c.do("POST", "/api/v1/inspect", map[string]string{"Content-Type": "application/pdf"}, edited)
+	var r struct {
+		Document struct {
+			Revisions       int     `json:"revisions"`
+			RevisionLengths []int64 `json:"revisionLengths"`
+		} `json:"document"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &r); err != nil {
+		t.Fatal(err)
+	}
+	want := []int64{int64(len(original)), int64(len(edited))}
+	if r.Document.Revisions != 2 || fmt.Sprint(r.Document.RevisionLengths) != fmt.Sprint(want) {
+		t.Fatalf("document block: revisions %d, revisionLengths %v; want 2, %v", r.Document.Revisions, r.Document.RevisionLengths, want)
+	}
+}
