@@ -35,8 +35,9 @@
     ev.preventDefault();
     const status = $("inspect-status");
     if (!fileInput.files.length) { dt.status(status, "Choose a file first.", true); return; }
+    const file = fileInput.files[0];
     const data = new FormData();
-    data.append("file", fileInput.files[0]);
+    data.append("file", file);
     const headers = {};
     const key = $("apikey").value.trim();
     if (key) headers["Authorization"] = "Bearer " + key;
@@ -50,6 +51,10 @@
       if (!res.ok) { dt.status(status, dt.explain({ body }), true); return; }
       dt.status(status, "");
       render(body);
+      // The pages are drawn from the file this page holds, never fetched.
+      import("/static/inspect-pages.mjs").then((m) => m.show(body, file)).catch(() => {
+        dt.status($("pages-status"), "The pages could not be drawn in this browser; the report above still stands.", true);
+      });
     } catch (e) {
       dt.status(status, "The service could not be reached.", true);
     } finally {
