@@ -174,6 +174,9 @@ func Compare(args []string, stdout, stderr io.Writer) int {
 		files[i] = b
 	}
 	body, _, err := (&analysis.Pipeline{}).Compare(context.Background(), files[0], files[1])
+	if err != nil {
+		err = httpapi.CompareRefused(err)
+	}
 	if code := failed(err, stderr); code != 0 {
 		return code
 	}

@@ -186,9 +186,30 @@ func compareText(original, candidate string, body []byte, st style) ([]byte, err
 	var r struct {
 		Relationship string       `json:"relationship"`
 		Findings     []textSignal `json:"findings"`
+		PageText     *struct {
+			Items []struct {
+				Page int    `json:"page"`
+				Kind string `json:"kind"`
+			} `json:"items"`
+		} `json:"pageText"`
 	}
 	if err := json.Unmarshal(body, &r); err != nil {
 		return nil, err
+	}
+	// The page-text findings name their pages through pageText's items.
+	if r.PageText != nil {
+		for i, f := range r.Findings {
+			kind := map[string]string{"figures-changed": "figure", "words-changed": "word"}[f.ID]
+			var pages []any
+			for _, it := range r.PageText.Items {
+				if it.Kind == kind {
+					pages = append(pages, float64(it.Page))
+				}
+			}
+			if kind != "" {
+				r.Findings[i].Evidence = map[string]any{"pages": pages}
+			}
+		}
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s → %s: %s\n", st.paint(original, "bold"), st.paint(candidate, "bold"), relationshipWords[r.Relationship])
