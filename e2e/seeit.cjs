@@ -211,7 +211,7 @@ async function fits390(page, name) {
   expect(others.length === 0, "no request but the page, its assets and the inspect calls, got " + others.map((x) => x.method + " " + x.url).join(", "));
   expect(requests.filter((x) => x.method === "POST").length === 2, "one inspect call per inspection");
 
-  if (process.env.COMPARE === "1") await compare(page, requests);
+  await compare(page, requests);
 
   expect(problems.length === 0, "no console errors or CSP violations, got: " + problems.join(" | "));
   await browser.close();
@@ -239,8 +239,8 @@ async function compare(page, requests) {
   await page.click("#compare-button");
   const result = await (await answer).json();
   await page.waitForSelector("#pages-compare[data-state=done]");
-  const text = (result.differences || {}).text || (result.ancestry || {}).text;
-  const changed = result.findings.find((f) => f.id === "compare.figures-changed");
+  const text = result.pageText;
+  const changed = result.findings.find((f) => f.id === "figures-changed");
   expect(changed && ["medium", "high"].includes(changed.severity), "a changed figure at least medium, got " + JSON.stringify(result.findings));
   expect(text && text.items && text.items.length, "the page text differences listed");
   const item = text.items.find((x) => x.kind === "figure");

@@ -73,6 +73,7 @@ func TestSeeItInChromium(t *testing.T) {
 		want map[string]int
 	}{
 		{forgedStatement, map[string]int{"POST /api/v1/inspect": 2}},
+		{rewrittenStatement, map[string]int{"POST /api/v1/compare": 1}},
 	} {
 		b, err := os.ReadFile(c.file)
 		if err != nil {
