@@ -23,8 +23,12 @@ function expect(cond, what) {
   if (!cond) throw new Error("expected " + what);
 }
 
-async function shot(page, name) {
-  if (shots) await page.screenshot({ path: path.join(shots, name + ".png"), fullPage: true });
+// shot saves the part of the page that shows what the screenshot is of.
+async function shot(page, name, selector) {
+  if (!shots) return;
+  const p = path.join(shots, name + ".png");
+  if (selector) await page.locator(selector).screenshot({ path: p });
+  else await page.screenshot({ path: p, fullPage: true });
 }
 
 // boxesOf is the test's own reading of the report: every {page, box}.
@@ -184,15 +188,14 @@ async function fits390(page, name) {
     return top >= 0 && bottom <= window.innerHeight;
   }, [r.y0, r.y1]);
   expect(seen, "the selected box scrolled into view");
-  await shot(page, "inspect-evidence");
+  await shot(page, "inspect-evidence", "#pages-section");
 
   // The revision view: revision 1 rendered beside now, the difference on
   // the edited figure only.
   expect((await page.textContent("#rev-label")).includes("as first saved"), "revision 1 named as first saved");
   expect(await page.locator('.rev-row[data-page="1"] canvas.rev-before').count() === 1, "the earlier revision of page 1 rendered");
   await checkDiff(page, '.rev-row[data-page="1"] canvas.diff-canvas', figure, "revision view");
-  await page.locator("#revisions-section").scrollIntoViewIfNeeded();
-  await shot(page, "inspect-revisions");
+  await shot(page, "inspect-revisions", "#revisions-section");
 
   // At 390 px: nothing overflows, and the boxes are still where the report says.
   await page.setViewportSize({ width: 390, height: 844 });
@@ -200,7 +203,7 @@ async function fits390(page, name) {
   await fits390(page, "the inspect page with its pages");
   expect(await checkBoxes(page, report390, "390 px") > 0, "boxes checked at 390 px");
   await checkDiff(page, '.rev-row[data-page="1"] canvas.diff-canvas', figure, "revision view at 390 px");
-  await shot(page, "inspect-evidence-390");
+  await shot(page, "inspect-evidence-390", "#pages-section");
   await page.setViewportSize({ width: 1100, height: 900 });
 
   // Nothing but the page, its assets, the session check (the header's
@@ -247,9 +250,10 @@ async function compare(page, requests) {
   expect(item && item.original === "13,339.86" && item.candidate === "99,339.86", "the figure before and after, got " + JSON.stringify(text.items));
   expect((await page.textContent("#text-changes")).includes("99,339.86"), "the figure shown on the page");
   await checkDiff(page, '.compare-row[data-page="1"] canvas.diff-canvas', item.candidateBox, "compare overlay");
-  await shot(page, "compare-pages");
+  await shot(page, "compare-text", "#text-box");
+  await shot(page, "compare-pages", "#pages-compare");
   await fits390(page, "the compare page with its pages");
-  await shot(page, "compare-pages-390");
+  await shot(page, "compare-pages-390", "#pages-compare");
   await page.setViewportSize({ width: 1100, height: 900 });
   const posts = requests.filter((x) => x.method === "POST" && x.url.startsWith(base + "/api/"));
   expect(posts.length === 3 && posts[2].url === base + "/api/v1/compare", "one compare call after the inspections, got " + posts.map((x) => x.url).join(", "));

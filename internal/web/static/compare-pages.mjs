@@ -57,7 +57,7 @@ export async function show(result, originalFile, candidateFile) {
     lf.appendChild(view.stack(left.canvas, lo));
     lf.appendChild(el("figcaption", "hint", "Original"));
     const rf = el("figure", "page");
-    rf.appendChild(view.stack(right.canvas, diff.canvas, ro));
+    rf.appendChild(view.stack(right.canvas, diff.canvas, view.halo(diff), ro));
     rf.appendChild(el("figcaption", "hint", "Candidate, what differs in magenta (" + diff.count.toLocaleString("en") + " pixels)"));
     pair.append(lf, rf);
     row.appendChild(pair);

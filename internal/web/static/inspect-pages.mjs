@@ -163,7 +163,7 @@ async function revisions(bytes, lengths) {
       left.appendChild(el("figcaption", "hint", rev === 1 ? "As first saved" : "As revision " + rev + " left it"));
       const right = el("figure", "page");
       after.canvas.classList.add("rev-after");
-      right.appendChild(view.stack(after.canvas, diff.canvas));
+      right.appendChild(view.stack(after.canvas, diff.canvas, view.halo(diff)));
       right.appendChild(el("figcaption", "hint", "As now, what differs in magenta (" + diff.count.toLocaleString("en") + " pixels)"));
       pair.append(left, right);
       row.appendChild(pair);

@@ -191,3 +191,18 @@ export function blank(c, cls) {
   o.className = cls;
   return o;
 }
+
+// halo rings what differs, on a canvas of its own over the difference, so
+// a few changed glyphs on a whole page catch the eye; nothing when the
+// difference spreads over a quarter of the page or more.
+export function halo(diff) {
+  const c = blank(diff.canvas, "halo-canvas");
+  const r = diff.bbox;
+  if (!r || (r.x1 - r.x0) * (r.y1 - r.y0) > c.width * c.height / 4) return c;
+  const g = c.getContext("2d");
+  const pad = Math.max(6, c.width / 60);
+  g.strokeStyle = "rgb(230, 0, 200)";
+  g.lineWidth = Math.max(2, c.width / 300);
+  g.strokeRect(r.x0 - pad, r.y0 - pad, r.x1 - r.x0 + 2 * pad, r.y1 - r.y0 + 2 * pad);
+  return c;
+}
