@@ -3,7 +3,9 @@
 //   BASE_URL, PLAYWRIGHT_CORE, CHROMIUM, FORGED_PDF (a statement whose figure
 //   an incremental update edited), GENUINE_PDF (its original), REWRITTEN_PDF
 //   (the same edit saved whole by a library), PAGE_W and PAGE_H (the page
-//   size in points), API_KEY (for /compare), SCREENSHOT_DIR (optional).
+//   size in points), API_KEY (for /compare), OFFPAGE_PDF (text wholly left of
+//   a 612 x 792 page), OFFICE_FILE and IMAGE_FILE (optional: corpus files),
+//   SCREENSHOT_DIR (optional).
 // Every check reads canvas pixels: boxes where the report puts them, the
 // revision view's difference over the edited figure and nowhere far from
 // it, the compare overlay likewise; the document's bytes leave the page in
@@ -154,14 +156,13 @@ async function fits390(page, name) {
   page.on("request", (r) => requests.push({ method: r.method(), url: r.url() }));
 
   const forged = process.env.FORGED_PDF;
-  const inspect = async () => {
+  const inspect = async (file = forged, wait = ["#pages-section", "#revisions-section"]) => {
     await page.goto(base + "/");
-    await page.setInputFiles("#file", forged);
+    await page.setInputFiles("#file", file);
     const answer = page.waitForResponse((r) => r.url().endsWith("/api/v1/inspect"));
     await page.click("#inspect-button");
     const report = await (await answer).json();
-    await page.waitForSelector("#pages-section[data-state=done]");
-    await page.waitForSelector("#revisions-section[data-state=done]");
+    for (const sel of wait) await page.waitForSelector(sel + "[data-state=done]", { state: "attached" });
     return report;
   };
 
@@ -206,13 +207,48 @@ async function fits390(page, name) {
   await shot(page, "inspect-evidence-390", "#pages-section");
   await page.setViewportSize({ width: 1100, height: 900 });
 
+  // Evidence off the page: a band at the edge it lies beyond, in the
+  // signal's colour (hidden-text is info here), labelled "off page".
+  const off = await inspect(process.env.OFFPAGE_PDF, ["#pages-section"]);
+  const hidden = off.signals.find((x) => x.id === "hidden-text");
+  const offBox = hidden && boxesOf(hidden.evidence)[0];
+  expect(offBox && offBox.box[2] < 0, "hidden-text's box wholly left of the page, got " + JSON.stringify(hidden));
+  const ovOff = await pixels(page, '.page-stack[data-page="1"] canvas.box-canvas');
+  const k = ovOff.w / 612, INFO = [0x7a, 0x85, 0x94];
+  const yMid = (792 - (offBox.box[1] + offBox.box[3]) / 2) * k;
+  expect(near(ovOff.at(1, yMid), INFO) && near(ovOff.at(3, yMid), INFO), "the off-page box marked on the left edge in its colour, got " + ovOff.at(1, yMid));
+  expect(ovOff.at(ovOff.w - 2, yMid)[3] === 0, "nothing on the right edge");
+  await shot(page, "inspect-off-page", "#pages-section");
+
+  // An image is drawn; an Office file gets the table of where each finding sits.
+  if (process.env.IMAGE_FILE) {
+    await inspect(process.env.IMAGE_FILE, ["#pages-section"]);
+    const ink = await page.evaluate(() => {
+      const c = document.querySelector("#pages canvas.page-canvas");
+      const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+      let n = 0;
+      for (let i = 0; i < d.length; i += 4) if (d[i] + d[i + 1] + d[i + 2] < 600) n++;
+      return n;
+    });
+    expect(ink > 100, "the image drawn, " + ink + " dark pixels");
+  }
+  if (process.env.OFFICE_FILE) {
+    const rep = await inspect(process.env.OFFICE_FILE, ["#office-where"]);
+    expect(await page.isHidden("#pages-section"), "no page rendering for an Office file");
+    const rows = await page.locator("#office-where-table tbody tr").count();
+    expect(rows === rep.signals.length && rows > 0, "one row per finding, got " + rows + " of " + rep.signals.length);
+    await fits390(page, "the Office where-table");
+    await page.setViewportSize({ width: 1100, height: 900 });
+  }
+
   // Nothing but the page, its assets, the session check (the header's
   // links) and the inspect calls was requested
   // (the Go test checks, at the server, which requests carried the file).
   const others = requests.filter((x) => !(x.method === "GET" && (x.url === base + "/" || x.url.startsWith(base + "/static/") || x.url === base + "/api/v1/session")) &&
     !(x.method === "POST" && x.url === base + "/api/v1/inspect"));
   expect(others.length === 0, "no request but the page, its assets and the inspect calls, got " + others.map((x) => x.method + " " + x.url).join(", "));
-  expect(requests.filter((x) => x.method === "POST").length === 2, "one inspect call per inspection");
+  const inspections = 3 + (process.env.IMAGE_FILE ? 1 : 0) + (process.env.OFFICE_FILE ? 1 : 0);
+  expect(requests.filter((x) => x.method === "POST").length === inspections, "one inspect call per inspection");
 
   await compare(page, requests);
 
@@ -256,5 +292,6 @@ async function compare(page, requests) {
   await shot(page, "compare-pages-390", "#pages-compare");
   await page.setViewportSize({ width: 1100, height: 900 });
   const posts = requests.filter((x) => x.method === "POST" && x.url.startsWith(base + "/api/"));
-  expect(posts.length === 3 && posts[2].url === base + "/api/v1/compare", "one compare call after the inspections, got " + posts.map((x) => x.url).join(", "));
+  const last = posts[posts.length - 1];
+  expect(last.url === base + "/api/v1/compare" && posts.filter((x) => x.url === last.url).length === 1, "one compare call after the inspections, got " + posts.map((x) => x.url).join(", "));
 }

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/doctrust/doctrust/engine/pdf/pdftest"
 	"github.com/doctrust/doctrust/internal/config"
 	"github.com/doctrust/doctrust/internal/httpapi"
 )
@@ -26,6 +27,8 @@ const (
 	genuineStatement   = "testdata/statement.pdf"
 	forgedStatement    = "testdata/statement-forged.pdf"
 	rewrittenStatement = "testdata/statement-rewritten.pdf"
+	officeFile         = "../../../shared/corpus/office/oletools/msodde/dde-test.xlsx"
+	imageFile          = "../../../shared/corpus/image/c2pa-rs/CA.jpg"
 )
 
 // TestSeeItInChromium: the inspect page renders the forged statement (an
@@ -55,12 +58,28 @@ func TestSeeItInChromium(t *testing.T) {
 	if m == nil {
 		t.Fatal("no MediaBox at the origin in the fixture")
 	}
+	// Text wholly left of the page: hidden-text's box is off the page.
+	b := pdftest.OnePage("Invoice 1001")
+	b.Stream(pdftest.ContentObj, "", []byte("BT /F1 24 Tf 72 700 Td (Invoice 1001) Tj ET BT /F1 12 Tf -300 400 Td (Pay to account 99 1234) Tj ET"))
+	offPage := filepath.Join(t.TempDir(), "off-page.pdf")
+	if err := os.WriteFile(offPage, b.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// An Office file and an image from the corpus, when it is beside the
+	// repository.
+	var extra []string
+	for name, p := range map[string]string{"OFFICE_FILE": officeFile, "IMAGE_FILE": imageFile} {
+		if _, err := os.Stat(p); err == nil {
+			extra = append(extra, name+"="+abs(p))
+		}
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, node, "../../e2e/seeit.cjs")
 	cmd.Env = append(os.Environ(), "BASE_URL="+base, "PLAYWRIGHT_CORE="+playwright, "CHROMIUM="+chromium,
 		"FORGED_PDF="+abs(forgedStatement), "GENUINE_PDF="+abs(genuineStatement), "REWRITTEN_PDF="+abs(rewrittenStatement),
-		"PAGE_W="+string(m[1]), "PAGE_H="+string(m[2]), "API_KEY="+signupKey(t, base))
+		"PAGE_W="+string(m[1]), "PAGE_H="+string(m[2]), "API_KEY="+signupKey(t, base), "OFFPAGE_PDF="+offPage)
+	cmd.Env = append(cmd.Env, extra...)
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "seeit e2e: ok") {
 		t.Fatalf("browser test failed: %v\n%s", err, out)
