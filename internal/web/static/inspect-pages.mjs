@@ -19,7 +19,13 @@ function pageWidth(container) {
   return Math.max(200, Math.min(760, container.clientWidth || 760));
 }
 
+// held are the documents an earlier inspection left open (the revision
+// view keeps "as now" open for its slider); a new inspection closes them.
+let held = [];
+
 export async function show(report, file) {
+  for (const d of held) d.close();
+  held = [];
   for (const id of ["pages-section", "revisions-section", "office-where"]) {
     $(id).hidden = true;
     $(id).dataset.state = "";
@@ -123,6 +129,7 @@ async function revisions(bytes, lengths) {
   slider.max = lengths.length - 1;
   slider.value = 1;
   const now = await view.open(bytes);
+  held.push(now);
   let run = 0;
   const draw = async () => {
     const mine = ++run;
