@@ -189,6 +189,11 @@ async function fits390(page, name) {
     return top >= 0 && bottom <= window.innerHeight;
   }, [r.y0, r.y1]);
   expect(seen, "the selected box scrolled into view");
+  // The signal's card below selects it too.
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await page.click("#signals button:has-text('Show on the page')");
+  expect(await page.getAttribute(`#box-signals button[data-signal="${report.signals.indexOf(numeric)}"]`, "aria-pressed") === "true",
+    "the card's button selects the signal");
   await shot(page, "inspect-evidence", "#pages-section");
 
   // The revision view: revision 1 rendered beside now, the difference on

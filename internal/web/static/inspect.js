@@ -147,6 +147,17 @@
         art.appendChild(h);
         art.appendChild(el("p", "family", sig.id));
         art.appendChild(el("p", "detail", sig.detail));
+        if (/"box":\[/.test(JSON.stringify(sig.evidence || {}))) {
+          // Its boxes on the drawn pages (inspect-pages.mjs lists it by its index).
+          const show = el("button", "small", "Show on the page");
+          show.type = "button";
+          const index = list.indexOf(sig);
+          show.addEventListener("click", () => {
+            const chip = document.querySelector('#box-signals button[data-signal="' + index + '"]');
+            if (chip) chip.click();
+          });
+          art.appendChild(show);
+        }
         if (sig.evidence && Object.keys(sig.evidence).length) {
           const d = el("details");
           d.appendChild(el("summary", null, "Evidence"));
