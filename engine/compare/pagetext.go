@@ -46,7 +46,13 @@ const (
 	maxAlignment = 1 << 22
 )
 
-// word is one token of a page: glyphs of one run between spaces or gaps.
+// wordGap is the space between glyphs, in ems, that parts two words:
+// narrower than any font's space (a quarter em and more), wider than
+// kerning.
+const wordGap = 0.15
+
+// word is one token of a page: glyphs that follow each other on a line
+// with no gap wider than wordGap.
 type word struct {
 	text string
 	box  paint.Rect
@@ -102,11 +108,13 @@ func words(runs []paint.TextRun) []word {
 			}
 			cur = cur[:0]
 		}
-		gap := math.Max(r.Size, 1) * 0.25
+		gap := math.Max(r.Size, 1) * wordGap
 		for _, g := range r.Glyphs {
+			// Spaces are read by their width alone: a writer that drops
+			// the space glyphs and moves the next word along must give the
+			// same words.
 			t := strings.TrimFunc(g.Text, unicode.IsSpace)
 			if t == "" {
-				flush()
 				continue
 			}
 			if len(cur) > 0 && (g.Box.X0-lastX1 > gap || g.Box.X0 < box.X0-gap) {
@@ -146,9 +154,22 @@ func words(runs []paint.TextRun) []word {
 		}
 		return out[i].text < out[j].text
 	})
-	ordered := make([]word, len(out))
+	// Words that touch on one line are one word whatever runs showed them:
+	// writers split runs differently (kerning, a re-save by another
+	// program), and a word must not change with them.
+	ordered := make([]word, 0, len(out))
 	for k, i := range idx {
-		ordered[k] = out[i]
+		w := out[i]
+		if k > 0 && line[i] == line[idx[k-1]] && len(ordered) > 0 {
+			prev := &ordered[len(ordered)-1]
+			h := math.Max(math.Max(prev.box.Y1-prev.box.Y0, w.box.Y1-w.box.Y0), 1)
+			if gap := w.box.X0 - prev.box.X1; gap < wordGap*h && gap > -wordGap*h {
+				prev.text += w.text
+				prev.box = paint.Rect{X0: min(prev.box.X0, w.box.X0), Y0: min(prev.box.Y0, w.box.Y0), X1: max(prev.box.X1, w.box.X1), Y1: max(prev.box.Y1, w.box.Y1)}
+				continue
+			}
+		}
+		ordered = append(ordered, w)
 	}
 	return ordered
 }
