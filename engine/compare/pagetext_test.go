@@ -3,7 +3,10 @@ package compare
 import (
 	"context"
 	"os"
+	"strings"
 	"testing"
+
+	"github.com/doctrust/doctrust/engine/pdf/paint"
 )
 
 // The dashboard's statements (scripts/fixtures/seeit/statement.py): a
@@ -104,5 +107,35 @@ func TestDiffWords(t *testing.T) {
 	}
 	if d := diffWords(ws("a", "b"), ws("a", "b")); len(d) != 0 {
 		t.Errorf("equal pages differ: %+v", d)
+	}
+}
+
+// TestWordsByGeometry: words are the same whether a writer showed them in
+// one run with space glyphs, or in runs split mid-word without spaces;
+// lines come from the top of the page down, each left to right.
+func TestWordsByGeometry(t *testing.T) {
+	// glyphs lays out text at (x, y) in a 10 pt font, 5 pt per character,
+	// a space advancing like any other character.
+	run := func(x, y float64, text string, spaces bool) paint.TextRun {
+		r := paint.TextRun{Size: 10}
+		for _, c := range text {
+			if c != ' ' || spaces {
+				r.Glyphs = append(r.Glyphs, paint.Glyph{Text: string(c), Box: paint.Rect{X0: x, Y0: y - 2, X1: x + 5, Y1: y + 8}})
+			}
+			x += 5
+		}
+		return r
+	}
+	texts := func(ws []word) string {
+		var out []string
+		for _, w := range ws {
+			out = append(out, w.text)
+		}
+		return strings.Join(out, "|")
+	}
+	one := words([]paint.TextRun{run(100, 600, "Total due", true), run(100, 700, "Pay online now", true)})
+	split := words([]paint.TextRun{run(100, 700, "Pay onl", false), run(135, 700, "ine now", false), run(100, 600, "Total due", false)})
+	if texts(one) != "Pay|online|now|Total|due" || texts(split) != texts(one) {
+		t.Errorf("words %q and %q, want Pay|online|now|Total|due for both", texts(one), texts(split))
 	}
 }
