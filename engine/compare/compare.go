@@ -38,6 +38,7 @@ type Report struct {
 	Candidate     Side                `json:"candidate"`
 	Ancestry      *Ancestry           `json:"ancestry,omitempty"`
 	Differences   *Differences        `json:"differences,omitempty"`
+	PageText      *PageText           `json:"pageText,omitempty"`
 	Findings      []Finding           `json:"findings"`
 	UsageCaution  report.UsageCaution `json:"usageCaution"`
 	Disclaimer    string              `json:"disclaimer"`
@@ -59,11 +60,11 @@ type Options struct {
 
 // Compare relates candidate to original. Both must be PDFs.
 func Compare(ctx context.Context, original, candidate []byte, opt Options) (*Report, error) {
-	o, err := describe(ctx, original, opt)
+	o, oText, err := describe(ctx, original, opt)
 	if err != nil {
 		return nil, err
 	}
-	c, err := describe(ctx, candidate, opt)
+	c, cText, err := describe(ctx, candidate, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -92,29 +93,39 @@ func Compare(ctx context.Context, original, candidate []byte, opt Options) (*Rep
 		r.Differences = differences(o, c)
 		r.differenceFindings()
 	}
+	if r.Relationship != Identical {
+		r.PageText = pageText(oText, cText)
+		r.textFindings()
+	}
 	r.sortFindings()
 	return r, nil
 }
 
 // Disclaimer is the constant English disclaimer of every comparison.
-const Disclaimer = "This comparison lists structural and metadata facts about two files. " +
-	"No page is rendered, so it never asserts that the two look the same or different; " +
+const Disclaimer = "This comparison lists structural and metadata facts about two files and the words " +
+	"their pages show. No page is rendered, so it never asserts that the two look the same or different; " +
 	"it is not a verdict on authenticity, and every difference can have a benign cause."
 
-func describe(ctx context.Context, data []byte, opt Options) (*pdf.Description, error) {
+// describe reads one file's description and its pages' text from one
+// parse.
+func describe(ctx context.Context, data []byte, opt Options) (*pdf.Description, []pdf.PageRuns, error) {
 	s := sniff.Sniff(data)
 	if s.Format.Kind() != sniff.KindPDF {
-		return nil, ErrNotPDF
+		return nil, nil, ErrNotPDF
 	}
 	doc, err := pdf.Open(ctx, data, s.HeaderOffset, opt.Budget)
 	if err != nil {
-		return nil, ErrDeadline
+		return nil, nil, ErrDeadline
 	}
 	d, err := doc.Describe(ctx)
 	if err != nil {
-		return nil, ErrDeadline
+		return nil, nil, ErrDeadline
 	}
-	return d, nil
+	text, err := doc.PageText(ctx, maxTextPages)
+	if err != nil {
+		return nil, nil, ErrDeadline
+	}
+	return d, text, nil
 }
 
 func side(d *pdf.Description) Side {

@@ -208,6 +208,13 @@ func FuzzCompare(f *testing.F) {
 	u.Set(6, "<< /Title (x) >>")
 	f.Add(o, u.Bytes())
 	f.Add(o, o[:len(o)/2])
+	// Real files whose page text differs (pagetext.go).
+	genuine, _ := os.ReadFile(statements + "statement.pdf")
+	for _, name := range []string{"statement-forged.pdf", "statement-rewritten.pdf"} {
+		if b, err := os.ReadFile(statements + name); err == nil {
+			f.Add(genuine, b)
+		}
+	}
 	f.Fuzz(func(t *testing.T, a, b []byte) {
 		r, err := Compare(context.Background(), a, b, Options{})
 		if err != nil {
@@ -215,6 +222,9 @@ func FuzzCompare(f *testing.F) {
 		}
 		if r.Relationship == "" || r.Findings == nil {
 			t.Fatalf("incomplete report %+v", r)
+		}
+		if pt := r.PageText; pt != nil && (len(pt.Items) > maxListLen || pt.Total < len(pt.Items) || pt.Total != pt.FiguresChanged+pt.WordsChanged) {
+			t.Fatalf("page text counts %+v", pt)
 		}
 	})
 }

@@ -40,6 +40,8 @@ var severities = [...]struct {
 	{"metadata-changed", report.Low},
 	{"producer-changed", report.Low},
 	{"structure-changed", report.Info},
+	{"figures-changed", report.Medium},
+	{"words-changed", report.Low},
 }
 
 // Severity returns a finding id's severity (for docs and tests).

@@ -109,6 +109,7 @@ func (d *Document) readDocument() (xmpBytes int64) {
 	f := d.f
 	doc := &d.block
 	doc.Revisions = len(f.Revisions)
+	doc.RevisionLengths = revisionLengths(f)
 	doc.Encrypted = f.Encrypted
 	d.catalog = d.dict(f.Trailer().Get("Root"))
 	if d.catalog == nil {
@@ -207,4 +208,21 @@ func (a *analysis) decodeXMP(st *cos.Stream) *xmp.Packet {
 	x, used := decodeXMP(a.f, st, a.resolve)
 	a.uncountedBytes += used
 	return x
+}
+
+// revisionLengths are the prefixes of the file each revision ends at. A
+// rebuilt cross-reference (one revision, no end found) and a last revision
+// without its %%EOF end at the end of the file: that is what a viewer
+// given those bytes reads.
+func revisionLengths(f *file.File) []int64 {
+	n := min(len(f.Revisions), report.MaxArray)
+	out := make([]int64, 0, n)
+	for i, r := range f.Revisions[:n] {
+		end := int64(r.End)
+		if end <= 0 || end > int64(len(f.Data)) || (i == len(f.Revisions)-1 && !r.EOFFound) {
+			end = int64(len(f.Data))
+		}
+		out = append(out, end)
+	}
+	return out
 }

@@ -1044,6 +1044,7 @@ func TestDocumentBlock(t *testing.T) {
 			"pages": 2, "producer": "Ωmega Writer ✓ 2.1", "creator": "Éditeur 文書 \U0001F4C4",
 			"creationDate": "2024-03-15T09:30:00+02:00", "modDate": "2024-03-16T00:00:00",
 			"encrypted": false, "signed": false, "revisions": 1, "sizeBytes": len(data),
+			"revisionLengths": []int{len(data)},
 		})
 	})
 

@@ -60,7 +60,7 @@ var catalogue = slices.Concat(declaredCatalogue, []entry{
 	{"compare.bytes-appended-without-revision", "Bytes appended without a revision", "The longer file is the shorter one followed by {bytes#byte|bytes} that form no readable revision."},
 	{"compare.candidate-is-earlier-version", "Candidate is an earlier version", "The candidate is an earlier state of the original: the original has {revisions#more revision|more revisions} ({bytes#byte|bytes}) than the candidate."},
 	{"compare.content-touched", "Content changed after the shorter file", "{revisions#of the added revision|of the added revisions} replaced page, content or image objects after the shorter file was complete."},
-	{"compare.rewritten", "File rewritten", "The candidate is not the original with revisions appended: the file was rewritten, so only its structure and metadata can be compared."},
+	{"compare.rewritten", "File rewritten", "The candidate is not the original with revisions appended: the file was rewritten, so its structure, metadata and page text are compared."},
 	{"compare.same-document-resaved", "Same document, re-saved", "The permanent half of the file identifier is the same in both files, as when one document is saved again."},
 	{"compare.different-document", "Different document identifiers", "Both halves of the file identifier differ: the files were created as different documents or the identifier was replaced."},
 	{"compare.id-absent", "No identifier to compare", "At least one file has no usable file identifier, so their lineage cannot be read from it."},
@@ -71,6 +71,8 @@ var catalogue = slices.Concat(declaredCatalogue, []entry{
 	{"compare.font-subsets-changed", "Font subsets differ", "{fonts#font subset|font subsets} in the candidate {fonts?carries|carry} other subset tags of fonts the original uses, as when a file is re-saved."},
 	{"compare.metadata-changed", "Metadata differs", "Between the files, {info#Info field|Info fields} and {xmp#XMP property|XMP properties} differ."},
 	{"compare.producer-changed", "Producing software differs", "The files name different producing or creating software."},
+	{"compare.figures-changed", "Figures changed on the pages", "{figures#figure|figures} on {pages#page|pages} {figures?reads|read} differently in the candidate than in the original."},
+	{"compare.words-changed", "Words changed on the pages", "{words#word|words} on {pages#page|pages} {words?differs|differ} between the original and the candidate."},
 	{"compare.structure-changed", "Object structure differs", "The original holds {original#object|objects} and the candidate {candidate}, or their cross-reference styles differ."},
 	// end of compare findings
 

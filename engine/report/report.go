@@ -70,6 +70,12 @@ type Document struct {
 	Signed       bool    `json:"signed"`
 	Revisions    int     `json:"revisions"`
 	SizeBytes    int64   `json:"sizeBytes"`
+	// RevisionLengths (PDF only) is where each revision ends, oldest
+	// first: the byte length of the file as that save left it, so the
+	// first n bytes of the file are revision i as first written. The
+	// dashboard renders those prefixes; at most MaxArray are listed
+	// (revisions says how many there are).
+	RevisionLengths []int64 `json:"revisionLengths,omitempty"`
 }
 
 // ImageBlock is present when mediaType is image. Nil fields are facts the

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -33,9 +35,14 @@ type batch struct {
 	stderr  io.Writer
 	// progress draws a line on stderr; set when stderr is a terminal.
 	progress bool
+	// text, when set, prints each file as text (--format text) instead
+	// of a JSON Lines record.
+	text func(path string, body []byte) ([]byte, error)
 	// gc tunes the collector for the run (batchGC).
 	gc  bool
 	now func() time.Time
+	// every is how often progress is redrawn (200 ms when zero).
+	every time.Duration
 }
 
 type batchJob struct {
@@ -68,13 +75,17 @@ func (b *batch) run() int {
 	queue := newJobQueue()
 	results := make(chan batchResult)
 	slots := make(chan struct{}, b.jobs*window)
+	var found atomic.Int64 // files found so far; walked once all are
+	var walked atomic.Bool
 	go func() {
 		defer queue.close()
+		defer walked.Store(true)
 		seq := 0
 		b.each(func(path string, size int64, err error) {
 			slots <- struct{}{}
 			queue.push(batchJob{seq: seq, path: path, size: size, err: err})
 			seq++
+			found.Store(int64(seq))
 		})
 	}()
 	var wg sync.WaitGroup
@@ -95,9 +106,10 @@ func (b *batch) run() int {
 		sum     = summary{bands: map[string]int{}, codes: map[string]int{}}
 		tick    <-chan time.Time
 		out     = bufio.NewWriterSize(b.stdout, 64<<10)
+		drawn   bool // a progress line stands on stderr
 	)
 	if b.progress {
-		t := time.NewTicker(200 * time.Millisecond)
+		t := time.NewTicker(cmp.Or(b.every, 200*time.Millisecond))
 		defer t.Stop()
 		tick = t.C
 	}
@@ -116,8 +128,15 @@ func (b *batch) run() int {
 				}
 				delete(pending, next)
 				next++
+				if drawn {
+					// Records on the same terminal start on a clean line.
+					fmt.Fprint(b.stderr, "\r\033[K")
+					drawn = false
+				}
 				out.Write(r.line)
-				out.WriteByte('\n')
+				if b.text == nil {
+					out.WriteByte('\n')
+				}
 				sum.add(r)
 				<-slots
 			}
@@ -127,7 +146,8 @@ func (b *batch) run() int {
 				out.Flush()
 			}
 		case <-tick:
-			fmt.Fprintf(b.stderr, "\r\033[Kdoctrust: %s, %.1f s", plural(sum.files, "file"), b.now().Sub(start).Seconds())
+			fmt.Fprint(b.stderr, "\r\033[K"+progressLine(sum.files, int(found.Load()), !walked.Load(), b.now().Sub(start)))
+			drawn = true
 		}
 	}
 	out.Flush()
@@ -208,6 +228,16 @@ func (b *batch) one(j batchJob) batchResult {
 	}
 	if err != nil {
 		r.code, body = errorBody(err)
+	}
+	if b.text != nil {
+		if r.code != "" {
+			r.line = errorText(j.path, body)
+			return r
+		}
+		if r.line, err = b.text(j.path, body); err != nil {
+			r.line = []byte(j.path + ": " + err.Error() + "\n")
+		}
+		return r
 	}
 	path, _ := json.Marshal(j.path)
 	key := `,"report":`
@@ -317,16 +347,6 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-// isTerminal: progress is drawn only for a person watching.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 func defaultJobs() int { return runtime.GOMAXPROCS(0) }

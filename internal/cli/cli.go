@@ -21,16 +21,20 @@ import (
 // Usage is doctrust's help text.
 const Usage = `usage:
   doctrust serve
-  doctrust inspect FILE [--redact] [--triage] [--timing] [--policy JSON]
+  doctrust inspect FILE [--redact] [--triage] [--timing] [--policy JSON] [--format json|text]
   doctrust inspect PATH... [same flags] [--jobs N]   (PATH: file, folder, or - for paths on stdin)
   doctrust metadata FILE
   doctrust metadata PATH... [--jobs N]
-  doctrust compare ORIGINAL CANDIDATE
+  doctrust compare ORIGINAL CANDIDATE [--format json|text]
   doctrust admin plan EMAIL PLAN      (PLAN: free, solo, team, business)
 
 A batch prints one JSON Lines record per file, {"path":...,"report":{...}} or
 {"path":...,"error":{...}}, in the order the files are found (folders walked
-recursively in name order, hidden entries skipped), and a summary on stderr.
+recursively in name order, hidden entries skipped), and a summary on stderr;
+on a terminal, stderr also shows progress (files done, of how many, rate).
+--format text prints a summary a person reads instead of JSON: per file the
+band, the score and each signal above info with its severity, title and pages
+(coloured on a terminal unless NO_COLOR is set).
 Exit status: 0 done, 1 error (a batch: some path could not be read), 2 usage or
 invalid environment, 3 not a readable format (a batch: some file refused),
 4 analysis timeout.
@@ -93,8 +97,10 @@ func inspect(args []string, secret func() ([]byte, error), stdout, stderr io.Wri
 	timing := fs.Bool("timing", false, "add the timing block")
 	policyJSON := fs.String("policy", "", "verdict policy as a JSON object")
 	jobs := fs.Int("jobs", defaultJobs(), "files analysed at once in a batch")
+	formatName := fs.String("format", "json", "json, or text for a person")
 	paths, ok := parse(fs, args)
-	if !ok || len(paths) == 0 || *jobs < 1 {
+	form, known := parseFormat(*formatName)
+	if !ok || len(paths) == 0 || *jobs < 1 || !known {
 		fmt.Fprint(stderr, Usage)
 		return exitUsage
 	}
@@ -122,7 +128,7 @@ func inspect(args []string, secret func() ([]byte, error), stdout, stderr io.Wri
 	}
 	pl := &analysis.Pipeline{Secret: key}
 	if isBatch(paths) {
-		return newBatch(paths, *jobs, stdout, stderr, true, func(ctx context.Context, data []byte) ([]byte, string, error) {
+		b := newBatch(paths, *jobs, stdout, stderr, true, func(ctx context.Context, data []byte) ([]byte, string, error) {
 			r := req
 			r.Data = data
 			res, err := pl.Inspect(ctx, r)
@@ -130,18 +136,31 @@ func inspect(args []string, secret func() ([]byte, error), stdout, stderr io.Wri
 				return nil, "", err
 			}
 			return res.Body, string(res.Unredacted.Summary.RiskBand), nil
-		}).run()
+		})
+		if form == formatText {
+			st := styleFor(stdout)
+			b.text = func(path string, body []byte) ([]byte, error) { return inspectText(path, body, st) }
+		}
+		return b.run()
 	}
 	res, err := pl.Inspect(context.Background(), req)
 	if code := failed(err, stderr); code != 0 {
 		return code
+	}
+	if form == formatText {
+		return printedText(stdout, stderr, func() ([]byte, error) { return inspectText(paths[0], res.Body, styleFor(stdout)) })
 	}
 	return printed(stdout, res.Body)
 }
 
 // Compare prints the CompareReport /compare returns for two PDFs.
 func Compare(args []string, stdout, stderr io.Writer) int {
-	if len(args) != 2 {
+	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	formatName := fs.String("format", "json", "json, or text for a person")
+	args, ok := parse(fs, args)
+	form, known := parseFormat(*formatName)
+	if !ok || len(args) != 2 || !known {
 		fmt.Fprint(stderr, Usage)
 		return exitUsage
 	}
@@ -155,8 +174,14 @@ func Compare(args []string, stdout, stderr io.Writer) int {
 		files[i] = b
 	}
 	body, _, err := (&analysis.Pipeline{}).Compare(context.Background(), files[0], files[1])
+	if err != nil {
+		err = httpapi.CompareRefused(err)
+	}
 	if code := failed(err, stderr); code != 0 {
 		return code
+	}
+	if form == formatText {
+		return printedText(stdout, stderr, func() ([]byte, error) { return compareText(args[0], args[1], body, styleFor(stdout)) })
 	}
 	return printed(stdout, body)
 }
@@ -231,6 +256,16 @@ func parse(fs *flag.FlagSet, args []string) ([]string, bool) {
 		}
 		paths, args = append(paths, rest[0]), rest[1:]
 	}
+}
+
+func printedText(stdout, stderr io.Writer, text func() ([]byte, error)) int {
+	b, err := text()
+	if err != nil {
+		fmt.Fprintf(stderr, "doctrust: %v\n", err)
+		return exitError
+	}
+	stdout.Write(b)
+	return 0
 }
 
 func printed(stdout io.Writer, body []byte) int {

@@ -2,10 +2,12 @@ package httpapi
 
 import (
 	"context"
+	"errors"
 	"io"
 	"mime"
 	"net/http"
 
+	"github.com/doctrust/doctrust/engine/report"
 	"github.com/doctrust/doctrust/internal/metering"
 )
 
@@ -44,7 +46,7 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 	out, err := s.analyse(rp, adm, func(ctx context.Context) (*outcome, error) {
 		body, _, err := s.cfg.Pipeline.CompareRedacting(ctx, original, candidate, r.URL.Query().Get("redact") == "payload")
 		if err != nil {
-			return nil, err
+			return nil, CompareRefused(err)
 		}
 		return &outcome{body: body}, nil
 	})
@@ -61,6 +63,17 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 	}
 	rp.setStatus(st)
 	rp.raw(http.StatusOK, out.body)
+}
+
+// CompareRefused words a comparison's not_a_pdf for what compare takes:
+// two PDFs, where inspect also reads Office files and images. Any other
+// error is returned as it is.
+func CompareRefused(err error) error {
+	if errors.Is(err, report.ErrUnreadable) {
+		return E(NotAPDF, "message", "Compare takes two PDFs (original and candidate); at least one of the files sent is not a PDF. "+
+			"Office files and images can be inspected one at a time with /api/v1/inspect.")
+	}
+	return err
 }
 
 // readPair reads the two file parts of a compare request, each within the

@@ -71,6 +71,9 @@ func TestCompareErrors(t *testing.T) {
 	mb, ct = multipartBody(t, [2]string{"original", pdf}, [2]string{"candidate", "GIF89a not a pdf"})
 	resp, body, raw := e.do(t, "POST", "/api/v1/compare", mb, withCT(ct))
 	wantError(t, resp, body, 422, "not_a_pdf")
+	if !strings.Contains(string(raw), "Compare takes two PDFs") {
+		t.Errorf("the refusal does not say what compare takes: %s", raw)
+	}
 	if strings.Contains(string(raw), "GIF89a") || quota(resp) != "25 0 25 0 within" {
 		t.Fatalf("refused comparison: %q %s", quota(resp), raw)
 	}

@@ -285,3 +285,81 @@ func registeredRoutes() []string {
 	}
 	return out
 }
+
+// TestRevisionLengthsDescribed: a PDF with an appended revision answers
+// with document.revisionLengths, one length per revision, the first the
+// original file's; the answer matches the description, which names the
+// list (the Document schema allows unnamed keys, so matching alone would
+// not catch an undescribed one).
+func TestRevisionLengthsDescribed(t *testing.T) {
+	doc := loadOpenAPI(t)
+	items := doc.Components.Schemas["Document"].Value.Properties["revisionLengths"]
+	if items == nil || !items.Value.Type.Is("array") || !items.Value.Items.Value.Type.Is("integer") {
+		t.Fatal("the Document schema does not describe revisionLengths as a list of integers")
+	}
+	router, err := legacy.NewRouter(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg *Config
+	newEnv(t, func(c *Config) { cfg = c })
+	c := &apiCheck{t: t, h: New(*cfg), router: router, covered: map[string]bool{}, ops: map[string]bool{}}
+	original := genPDF("statement")
+	u := pdftest.Update(original)
+	u.Add("<< /Producer (an editor) >>")
+	u.Trailer(string(regexp.MustCompile(`/Root \d+ 0 R`).Find(original)))
+	edited := u.Bytes()
+	rec := c.do("POST", "/api/v1/inspect", map[string]string{"Content-Type": "application/pdf"}, edited)
+	var r struct {
+		Document struct {
+			Revisions       int     `json:"revisions"`
+			RevisionLengths []int64 `json:"revisionLengths"`
+		} `json:"document"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &r); err != nil {
+		t.Fatal(err)
+	}
+	want := []int64{int64(len(original)), int64(len(edited))}
+	if r.Document.Revisions != 2 || fmt.Sprint(r.Document.RevisionLengths) != fmt.Sprint(want) {
+		t.Fatalf("document block: revisions %d, revisionLengths %v; want 2, %v", r.Document.Revisions, r.Document.RevisionLengths, want)
+	}
+}
+
+// TestPageTextDescribed: a comparison of two PDFs whose pages say
+// different things answers with pageText, matching the description, which
+// names it (CompareReport, like Document, allows unnamed keys).
+func TestPageTextDescribed(t *testing.T) {
+	doc := loadOpenAPI(t)
+	if p := doc.Components.Schemas["CompareReport"].Value.Properties["pageText"]; p == nil || p.Value.Properties["items"] == nil {
+		t.Fatal("the CompareReport schema does not describe pageText")
+	}
+	router, err := legacy.NewRouter(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg *Config
+	newEnv(t, func(c *Config) { cfg = c })
+	c := &apiCheck{t: t, h: New(*cfg), router: router, covered: map[string]bool{}, ops: map[string]bool{}}
+	rec := c.do("POST", "/api/v1/auth/signup", map[string]string{"Content-Type": "application/json"},
+		[]byte(`{"email":"text@example.com","password":"a long password"}`))
+	var signed struct {
+		APIKey struct{ Plaintext string } `json:"apiKey"`
+	}
+	json.Unmarshal(rec.Body.Bytes(), &signed)
+	mb, ct := multipartOf([2]string{"original", string(genPDF("Total 13,339.86"))}, [2]string{"candidate", string(genPDF("Total 99,339.86"))})
+	rec = c.do("POST", "/api/v1/compare", map[string]string{"Authorization": "Bearer " + signed.APIKey.Plaintext, "Content-Type": ct}, mb)
+	var r struct {
+		PageText struct {
+			FiguresChanged int `json:"figuresChanged"`
+			Items          []struct {
+				Original, Candidate string
+			} `json:"items"`
+		} `json:"pageText"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.PageText.FiguresChanged != 1 || len(r.PageText.Items) != 1 || r.PageText.Items[0].Candidate != "99,339.86" {
+		t.Fatalf("pageText %+v in %.300s", r.PageText, rec.Body.String())
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/doctrust/doctrust/internal/accounts"
 	"github.com/doctrust/doctrust/internal/plans"
@@ -27,10 +28,11 @@ var templateFS embed.FS
 var staticFS embed.FS
 
 // CSP is the policy of every page and asset. connect-src 'self' is the
-// JSON API; img-src data: lets the copy of a chart be saved; forms post
-// nowhere but here.
+// JSON API; img-src data: lets the copy of a chart be saved; worker-src
+// 'self' is pdf.js's worker, from /static/ only; forms post nowhere but
+// here.
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
-	"connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+	"connect-src 'self'; worker-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
 // Config is what the pages need from the service.
 type Config struct {
@@ -97,7 +99,7 @@ func (p *Pages) Register(mux *http.ServeMux) {
 	mux.HandleFunc("GET /billing", p.session("billing", "Billing"))
 	sub, _ := fs.Sub(staticFS, "static")
 	files := http.StripPrefix("/static/", http.FileServerFS(sub))
-	mux.Handle("GET /static/{file}", secure(files))
+	mux.Handle("GET /static/{file}", secure(modules(files)))
 }
 
 // secure sets the headers every dashboard response carries. Referrer-Policy
@@ -109,6 +111,18 @@ func secure(h http.Handler) http.Handler {
 		hd.Set("X-Content-Type-Options", "nosniff")
 		hd.Set("Referrer-Policy", "no-referrer")
 		hd.Set("X-Frame-Options", "DENY")
+		h.ServeHTTP(w, r)
+	})
+}
+
+// modules serves .mjs files as JavaScript whatever the system's MIME table
+// says: a module script (pdf.js and its worker) under nosniff loads only
+// with a JavaScript type.
+func modules(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, ".mjs") {
+			w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+		}
 		h.ServeHTTP(w, r)
 	})
 }

@@ -52,6 +52,10 @@
       const left = res.headers.get("x-quota-remaining");
       dt.status(status, left === null ? "" : "2 documents counted; " + left + " left of this month's quota.");
       render(body);
+      // The pages are drawn from the files this page holds, never fetched.
+      import("/static/compare-pages.mjs").then((m) => m.show(body, original, candidate)).catch(() => {
+        dt.status($("pages-compare-status"), "The pages could not be drawn in this browser; the findings above still stand.", true);
+      });
     } catch (e) {
       dt.status(status, "The service could not be reached.", true);
     } finally {

@@ -35,8 +35,9 @@
     ev.preventDefault();
     const status = $("inspect-status");
     if (!fileInput.files.length) { dt.status(status, "Choose a file first.", true); return; }
+    const file = fileInput.files[0];
     const data = new FormData();
-    data.append("file", fileInput.files[0]);
+    data.append("file", file);
     const headers = {};
     const key = $("apikey").value.trim();
     if (key) headers["Authorization"] = "Bearer " + key;
@@ -50,6 +51,10 @@
       if (!res.ok) { dt.status(status, dt.explain({ body }), true); return; }
       dt.status(status, "");
       render(body);
+      // The pages are drawn from the file this page holds, never fetched.
+      import("/static/inspect-pages.mjs").then((m) => m.show(body, file)).catch(() => {
+        dt.status($("pages-status"), "The pages could not be drawn in this browser; the report above still stands.", true);
+      });
     } catch (e) {
       dt.status(status, "The service could not be reached.", true);
     } finally {
@@ -142,6 +147,17 @@
         art.appendChild(h);
         art.appendChild(el("p", "family", sig.id));
         art.appendChild(el("p", "detail", sig.detail));
+        if (/"box":\[/.test(JSON.stringify(sig.evidence || {}))) {
+          // Its boxes on the drawn pages (inspect-pages.mjs lists it by its index).
+          const show = el("button", "small", "Show on the page");
+          show.type = "button";
+          const index = list.indexOf(sig);
+          show.addEventListener("click", () => {
+            const chip = document.querySelector('#box-signals button[data-signal="' + index + '"]');
+            if (chip) chip.click();
+          });
+          art.appendChild(show);
+        }
         if (sig.evidence && Object.keys(sig.evidence).length) {
           const d = el("details");
           d.appendChild(el("summary", null, "Evidence"));
