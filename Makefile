@@ -29,9 +29,13 @@ build:
 	$(GO) build -o bin/doctrust ./cmd/doctrust
 	$(GO) build -o bin/doctrust-mcp ./cmd/doctrust-mcp
 
-# Every route on 127.0.0.1:$PORT (default 8080).
+# Every route on 127.0.0.1:$PORT (default 8080), the store in .data in the
+# checkout unless DATA_DIR is set (the binary's own default is the per-user
+# data folder). It says it is building: a cold first build takes minutes.
 run:
-	$(GO) run ./cmd/doctrust serve
+	@echo "building doctrust (go build ./cmd/doctrust; the first build downloads modules and takes a few minutes)..."
+	@$(GO) build -o bin/doctrust ./cmd/doctrust
+	DATA_DIR=$${DATA_DIR:-.data} bin/doctrust serve
 
 test: fmt-check vet lint tools-if-possible
 	STRIPE_MOCK_BIN=$(abspath $(STRIPE_MOCK)) $(GO) test -count=1 $(PKGS)
