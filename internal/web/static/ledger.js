@@ -24,11 +24,13 @@
     "coordinates-changed": "Payment details changed",
     "new-sender-domain": "Mail from a new sender domain",
     "risky-attachment": "Risky attachment",
+    "lookalike-domain": "Mail from a domain imitating this supplier's",
   };
   const kindWords = {
     iban: "IBAN", bic: "BIC", "us-aba": "US routing number", "uk-sort-code": "UK sort code",
     "br-bank": "Brazilian bank account", boleto: "Boleto", pix: "PIX key", cnpj: "CNPJ", cpf: "CPF",
-    "eu-vat": "EU VAT number", "us-ein": "US EIN",
+    "eu-vat": "EU VAT number", "us-ein": "US EIN", "gb-vat": "UK VAT number", "ch-uid": "Swiss UID",
+    "au-abn": "Australian ABN",
   };
   // coord says one masked coordinate in words: "IBAN DE, bank 37040044, account ending 3000".
   function coord(c) {
