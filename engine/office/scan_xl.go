@@ -16,7 +16,7 @@ type xlScan struct {
 	// outline group (outlineLevel) are Excel's grouping, not counted.
 	hiddenTableRows         int
 	recovered               []string
-	sharedRefs              []int // shared-string indexes of hidden cells, resolved afterwards
+	sharedRefs              []int        // shared-string indexes of hidden cells, resolved afterwards
 	dated                   []styledCell // recovered numbers with a cell style, maybe dates (xldates.go)
 	date1904                bool         // the workbook counts days from 1904 (workbookPr)
 	ddeLinks, externalBooks int
