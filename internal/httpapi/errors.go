@@ -193,8 +193,8 @@ func anonymousLimited(rl *ratelimit.Exceeded, limit int) *Error {
 	}
 	return &Error{Code: RateLimited, RetryAfter: rl.RetryAfter, Fields: map[string]any{
 		"retryAfterSeconds": rl.RetryAfter,
-		"message": fmt.Sprintf("The anonymous allowance of %d documents an hour from this address is used up. "+
-			"Try again in %s, or send an API key (a free account gives one) for a monthly quota.", limit, wait),
+		"message": fmt.Sprintf("The anonymous allowance of %d %s an hour from this address is used up. "+
+			"Try again in %s, or send an API key (a free account gives one) for a monthly quota.", limit, documents(limit), wait),
 	}}
 }
 
@@ -354,4 +354,12 @@ func writeRaw(w http.ResponseWriter, status int, body []byte) {
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(status)
 	w.Write(body)
+}
+
+// documents is the noun after a count of documents.
+func documents(n int) string {
+	if n == 1 {
+		return "document"
+	}
+	return "documents"
 }
