@@ -46,6 +46,10 @@ func admin(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "doctrust: %s: %v\n", where, err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "%s: plan %s (was %s), %d documents a month\n", email, plan.Name, a.Plan, plan.Quota)
+	was := a.Plan
+	if old, err := config.Plans(os.Getenv).Parse(a.Plan); err == nil {
+		was = old.Listing + " (" + old.Name + ")"
+	}
+	fmt.Fprintf(stdout, "%s: plan %s (%s), was %s, %d documents a month\n", email, plan.Listing, plan.Name, was, plan.Quota)
 	return 0
 }

@@ -28,7 +28,7 @@ const Usage = `usage:
   doctrust metadata PATH... [--jobs N]
   doctrust compare ORIGINAL CANDIDATE
   doctrust verify REPORT              (a report inspect printed, or - for stdin)
-  doctrust admin plan EMAIL PLAN      (PLAN: free, solo, team, business)
+  doctrust admin plan EMAIL PLAN      (PLAN: free, solo or Starter, team or Growth, business)
   doctrust version
 
 --issuer NAME matches the file against an issuer baseline: the built-in one, or
