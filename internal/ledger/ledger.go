@@ -51,6 +51,7 @@ type Store interface {
 	SaveSupplier(ctx context.Context, sp store.Supplier) error
 	AddAlert(ctx context.Context, a store.Alert) error
 	AlertsSince(ctx context.Context, accountID string, from time.Time) ([]store.Alert, error)
+	AcknowledgeAlert(ctx context.Context, accountID, id string, when time.Time) error
 }
 
 // Ledger ingests messages into the store.

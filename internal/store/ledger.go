@@ -63,4 +63,7 @@ type Alert struct {
 	SenderDomain string
 	Band         string
 	Expires      time.Time
+	// Acknowledged is when someone of the account marked it seen; zero
+	// until then.
+	Acknowledged time.Time
 }

@@ -49,6 +49,29 @@
     return ul;
   }
 
+  // seen is an alert's last cell: when it was acknowledged, or the button
+  // that acknowledges it (the alert stays listed either way).
+  function seen(al) {
+    const td = el("td", "seen");
+    td.dataset.label = "Seen";
+    if (al.acknowledged) {
+      td.textContent = "acknowledged " + when(al.acknowledged);
+      return td;
+    }
+    const b = el("button", "small ack", "Acknowledge");
+    b.type = "button";
+    b.addEventListener("click", async () => {
+      b.disabled = true;
+      const r = await dt.post("/api/v1/ap/alerts/" + encodeURIComponent(al.id) + "/acknowledge");
+      if (!r.ok) { b.disabled = false; dt.status($("alerts-status"), dt.explain(r), true); return; }
+      td.replaceChildren();
+      td.textContent = "acknowledged " + when(r.body.acknowledged);
+      td.closest("tr").classList.add("acknowledged");
+    });
+    td.appendChild(b);
+    return td;
+  }
+
   async function load() {
     const a = await dt.post("/api/v1/ap/alias");
     if (!a.ok) { dt.status($("alias-status"), dt.explain(a), true); return; }
@@ -78,6 +101,8 @@
       cell(tr, al.supplierKey, "Supplier");
       cell(tr, al.senderDomain || "", "Sender");
       cell(tr, al.band || "", "Invoice band");
+      tr.dataset.alert = al.id;
+      tr.appendChild(seen(al));
       tbody.appendChild(tr);
     }
     $("alerts").hidden = !alerts.length;
