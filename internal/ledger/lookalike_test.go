@@ -20,8 +20,8 @@ func TestLookalike(t *testing.T) {
 
 		{"mail.calderfinch.co.uk", "calderfinch.co.uk", ""}, // one owner
 		{"calderfinch.co.uk", "calderfinch.co.uk", ""},
-		{"acme.com", "acne.com", ""},         // short names differ by a letter all the time
-		{"abbott.com", "abbey.com", ""},      // two edits on short names
+		{"acme.com", "acne.com", ""},    // short names differ by a letter all the time
+		{"abbott.com", "abbey.com", ""}, // two edits on short names
 		{"gmail.com", "calderfinch.co.uk", ""},
 		{"bank-of-nowhere.com", "bankofsomewhere.com", ""},
 		{"not a domain", "calderfinch.co.uk", ""},
