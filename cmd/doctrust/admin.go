@@ -33,18 +33,23 @@ func admin(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer st.Close()
+	where := config.StoreName(config.Local, os.Getenv)
 	a, err := st.AccountByEmail(ctx, email)
 	if errors.Is(err, store.ErrNotFound) {
-		fmt.Fprintf(stderr, "doctrust: no account with email %s\n", email)
+		fmt.Fprintf(stderr, "doctrust: no account with email %s in %s\n", email, where)
 		return 1
 	}
 	if err == nil {
 		err = st.SetPlan(ctx, a.ID, plan.Name)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "doctrust: %v\n", err)
+		fmt.Fprintf(stderr, "doctrust: %s: %v\n", where, err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "%s: plan %s (was %s), %d documents a month\n", email, plan.Name, a.Plan, plan.Quota)
+	was := a.Plan
+	if old, err := config.Plans(os.Getenv).Parse(a.Plan); err == nil {
+		was = old.Listing + " (" + old.Name + ")"
+	}
+	fmt.Fprintf(stdout, "%s: plan %s (%s), was %s, %d documents a month\n", email, plan.Listing, plan.Name, was, plan.Quota)
 	return 0
 }

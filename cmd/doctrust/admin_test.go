@@ -75,11 +75,16 @@ func TestAdminPlanWhileServing(t *testing.T) {
 	if code := run([]string{"admin", "plan", "OPS@example.com", "team"}, &out, &errb); code != 0 {
 		t.Fatalf("admin plan: exit %d: %s", code, errb.String())
 	}
-	if !strings.Contains(out.String(), "plan team (was free)") {
+	if !strings.Contains(out.String(), "plan Growth (team), was Free (free)") {
 		t.Fatalf("admin output %q", out.String())
 	}
 	if got := limit(); got != "10000" {
 		t.Fatalf("limit after admin plan team = %q", got)
+	}
+	// The dashboard's name for a plan is accepted too.
+	out.Reset()
+	if code := run([]string{"admin", "plan", "ops@example.com", "Starter"}, &out, &errb); code != 0 || !strings.Contains(out.String(), "plan Starter (solo), was Growth (team)") {
+		t.Fatalf("admin plan Starter: exit %d %q %s", code, out.String(), errb.String())
 	}
 	for _, bad := range [][]string{{"admin", "plan", "ops@example.com", "gold"}, {"admin", "plan", "x"}} {
 		if code := run(bad, &out, &errb); code != 2 {

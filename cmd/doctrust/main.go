@@ -11,12 +11,18 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
+	"github.com/doctrust/doctrust/engine/baseline"
+	"github.com/doctrust/doctrust/internal/analysis"
+	"github.com/doctrust/doctrust/internal/baselines"
 	"github.com/doctrust/doctrust/internal/cli"
 	"github.com/doctrust/doctrust/internal/config"
+	"github.com/doctrust/doctrust/internal/store"
 )
 
 func main() {
@@ -25,11 +31,13 @@ func main() {
 
 func run(args []string, stdout, stderr io.Writer) int {
 	return cli.Run(args, map[string]cli.Command{
-		"inspect":  cli.Inspect(receiptSecret),
+		"inspect":  cli.InspectLocal(cli.Local{Secret: receiptSecret, AccountBaselines: accountBaselines}),
 		"compare":  cli.Compare,
 		"metadata": cli.Metadata,
+		"verify":   cli.Verify(receiptSecret),
 		"serve":    checked(serve),
 		"admin":    checked(admin),
+		"version":  cli.Version,
 	}, stdout, stderr)
 }
 
@@ -47,7 +55,9 @@ func checked(c cli.Command) cli.Command {
 
 // receiptSecret is the secret the service of this install signs with:
 // RECEIPT_SECRET, else the one kept in the store (opened only then), so a
-// receipt printed here verifies through the API.
+// receipt printed here verifies through the API, and through `verify` run
+// from any folder: the store is the per-user data folder, not the working
+// folder, unless DATA_DIR says otherwise.
 func receiptSecret() ([]byte, error) {
 	if env := os.Getenv("RECEIPT_SECRET"); env != "" {
 		return []byte(env), nil
@@ -61,5 +71,36 @@ func receiptSecret() ([]byte, error) {
 		return nil, err
 	}
 	defer st.Close()
-	return config.Secret(ctx, os.Getenv, st)
+	secret, err := config.Secret(ctx, os.Getenv, st)
+	if err != nil {
+		return nil, fmt.Errorf("the receipt secret in %s: %w", config.StoreName(config.Local, os.Getenv), err)
+	}
+	return secret, nil
+}
+
+// accountBaselines is inspect --account: the account's own baselines in
+// the install's store, then the built-in ones, as the API resolves them
+// for that account's key.
+func accountBaselines(ctx context.Context, email string) (analysis.Resolver, func(), error) {
+	if err := config.Check(os.Getenv); err != nil {
+		return nil, nil, err
+	}
+	st, err := config.OpenStore(ctx, config.Local, os.Getenv)
+	if err != nil {
+		return nil, nil, err
+	}
+	email = strings.ToLower(strings.TrimSpace(email))
+	a, err := st.AccountByEmail(ctx, email)
+	if err != nil {
+		st.Close()
+		where := config.StoreName(config.Local, os.Getenv)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, nil, fmt.Errorf("no account with email %s in %s", email, where)
+		}
+		return nil, nil, fmt.Errorf("%s: %w", where, err)
+	}
+	svc := &baselines.Service{Store: st, BuiltIn: baselines.BuiltIn()}
+	return func(ctx context.Context, issuer string) (*baseline.Profile, string, error) {
+		return svc.Resolve(ctx, a.ID, issuer)
+	}, func() { st.Close() }, nil
 }

@@ -24,7 +24,7 @@ type exifFacts struct {
 	make, model, software      string
 	dateTimeOriginal, dateTime string
 	pixelX, pixelY             int
-	gps                        bool
+	gps                        bool // both coordinates present, not both zero
 	makerNote                  bool
 	thumbOffset, thumbLength   int // IFD1 JPEG thumbnail, 0 when absent
 	decodeFailed               bool
@@ -64,6 +64,36 @@ type prepass struct {
 	// entries, when not nil, receives where every entry the pass accepts
 	// sits, for the metadata listing (ListEXIF), which has goexif decode it.
 	entries *[]entryAt
+	// lat and lon are the GPS coordinates as read (coordinate).
+	lat, lon coord
+}
+
+// coord is one GPS coordinate tag: whether it holds a readable value, and
+// whether that value is zero.
+type coord struct{ ok, zero bool }
+
+// coordinate reads a GPSLatitude or GPSLongitude entry: three rationals
+// (degrees, minutes, seconds) with non-zero denominators. A GPS block with
+// only its version and reference tags, or with coordinates a device wrote
+// without a fix (all zero, or 0/0), carries no location.
+func (p *prepass) coordinate(typ uint16, cnt uint64, e []byte) coord {
+	if typ != 5 || cnt != 3 { // RATIONAL x 3, 24 bytes, always out of line
+		return coord{}
+	}
+	off := uint64(p.order.Uint32(e[8:]))
+	if off+24 > uint64(len(p.b)) {
+		return coord{}
+	}
+	zero := true
+	for i := range uint64(3) {
+		num := p.order.Uint32(p.b[off+8*i:])
+		den := p.order.Uint32(p.b[off+8*i+4:])
+		if den == 0 {
+			return coord{}
+		}
+		zero = zero && num == 0
+	}
+	return coord{ok: true, zero: zero}
 }
 
 // prepassEXIF validates a TIFF-structured block. It returns nil only when
@@ -97,6 +127,7 @@ func (p *prepass) run() error {
 		}
 		off = next
 	}
+	p.facts.gps = p.lat.ok && p.lon.ok && !(p.lat.zero && p.lon.zero)
 	return nil
 }
 
@@ -181,8 +212,10 @@ func (p *prepass) ifd(off uint32, chain int, kind uint16) (next uint32, err erro
 			subs = append(subs, [2]uint32{uint32(tag), val})
 		case kind == tagExifIFD && tag == tagMakerNote:
 			p.facts.makerNote = true
-		case kind == tagGPSIFD && (tag == tagGPSLatitude || tag == tagGPSLongitude):
-			p.facts.gps = true
+		case kind == tagGPSIFD && tag == tagGPSLatitude:
+			p.lat = p.coordinate(typ, cnt, e)
+		case kind == tagGPSIFD && tag == tagGPSLongitude:
+			p.lon = p.coordinate(typ, cnt, e)
 		case chain == 1 && tag == tagThumbOffset:
 			thumbOff = val
 		case chain == 1 && tag == tagThumbLength:

@@ -33,7 +33,9 @@ func (g *gpsParts) decode() (lat, lon float64, ok bool) {
 	}
 	lat, ok1 := degrees(g.lat)
 	lon, ok2 := degrees(g.lon)
-	if !ok1 || !ok2 {
+	// Zero on both axes is what a device without a fix writes, not a
+	// place (engine/image's pre-pass reads it the same way).
+	if !ok1 || !ok2 || lat == 0 && lon == 0 {
 		return 0, 0, false
 	}
 	if strings.EqualFold(g.latRef, "S") {

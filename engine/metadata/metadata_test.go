@@ -7,6 +7,7 @@ import (
 	"errors"
 	"math"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -507,5 +508,27 @@ func TestErrors(t *testing.T) {
 	cancel()
 	if _, err := List(ctx, jpeg(), Options{}); !errors.Is(err, ErrDeadline) {
 		t.Fatalf("cancelled: %v", err)
+	}
+}
+
+// TestGPSNeedsCoordinates: the listing's gps block is a place only when
+// the GPS directory holds coordinates (scripts/fixtures/gps/make.sh).
+func TestGPSNeedsCoordinates(t *testing.T) {
+	for name, want := range map[string]bool{"gps-refs-only.jpg": false, "gps-zero.jpg": false, "gps-located.jpg": true} {
+		data, err := os.ReadFile(filepath.Join("..", "image", "testdata", "gps", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := List(context.Background(), data, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r.GPS != nil; got != want {
+			t.Errorf("%s: gps %+v, want present=%v", name, r.GPS, want)
+		}
+	}
+	data, _ := os.ReadFile(filepath.Join("..", "image", "testdata", "gps", "gps-located.jpg"))
+	if r, _ := List(context.Background(), data, Options{}); r == nil || r.GPS == nil || r.GPS.Latitude != 51.5 || r.GPS.Longitude != -0.1167 {
+		t.Errorf("located: %+v", r.GPS)
 	}
 }

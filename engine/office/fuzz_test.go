@@ -30,6 +30,12 @@ func FuzzPackage(f *testing.F) {
 			f.Add(b)
 		}
 	}
+	// Hidden rows with dated cells, their styles.xml read (scripts/fixtures/xldates).
+	for _, name := range []string{"hidden-date-openpyxl.xlsx", "hidden-date-lo.xlsx"} {
+		if b, err := os.ReadFile(filepath.Join("testdata", "xldates", name)); err == nil {
+			f.Add(b)
+		}
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := Analyze(context.Background(), data, sniff.DOCX, Options{Budget: 1 << 22})
 		if err != nil {

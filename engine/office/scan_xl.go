@@ -16,7 +16,9 @@ type xlScan struct {
 	// outline group (outlineLevel) are Excel's grouping, not counted.
 	hiddenTableRows         int
 	recovered               []string
-	sharedRefs              []int // shared-string indexes of hidden cells, resolved afterwards
+	sharedRefs              []int        // shared-string indexes of hidden cells, resolved afterwards
+	dated                   []styledCell // recovered numbers with a cell style, maybe dates (xldates.go)
+	date1904                bool         // the workbook counts days from 1904 (workbookPr)
 	ddeLinks, externalBooks int
 	autoOpenNames           int // _xlnm.Auto_Open style defined names (XLM auto-run)
 	revisionMarks               // the shared-workbook revision log
@@ -54,6 +56,9 @@ func (a *analysis) scanExcel() {
 				if n, _ := w.attr("name"); strings.HasPrefix(strings.ToLower(n), "_xlnm.auto_") {
 					a.xl.autoOpenNames++
 				}
+			case "workbookPr":
+				d, _ := w.attr("date1904")
+				a.xl.date1904 = truthy(d)
 			}
 		}
 		if w.malformed() {
@@ -67,6 +72,9 @@ func (a *analysis) scanExcel() {
 		if scanSheet(a.ctx, a.pkg.Read(part), &a.xl) {
 			a.malformed = append(a.malformed, part.Name)
 		}
+	}
+	if len(a.xl.dated) > 0 {
+		a.resolveDates()
 	}
 	if len(a.xl.sharedRefs) > 0 {
 		a.resolveShared()
@@ -103,7 +111,7 @@ func scanSheet(ctx context.Context, data []byte, s *xlScan) bool {
 	w := newWalker(ctx, data)
 	var hiddenCols []colRange
 	var rowHidden, inCell, inValue, cellShared bool
-	var cellCol int
+	var cellCol, cellStyle int
 	// Table tracking: rowNumeric is a number seen in the current row,
 	// rowOutlined its outline level, seenVisible a visible row of figures
 	// already met, pending hidden rows of figures since the last one.
@@ -135,6 +143,8 @@ func scanSheet(ctx context.Context, data []byte, s *xlScan) bool {
 				typ, _ := w.attr("t")
 				cellShared = typ == "s"
 				cellNumeric = typ == "" || typ == "n"
+				st, _ := w.attr("s")
+				cellStyle, _ = strconv.Atoi(st)
 				val.Reset()
 			case "v", "t":
 				inValue = inCell
@@ -174,6 +184,9 @@ func scanSheet(ctx context.Context, data []byte, s *xlScan) bool {
 						s.sharedRefs = append(s.sharedRefs, n)
 					}
 				} else if len(s.recovered) < maxSnippets {
+					if cellNumeric && cellStyle > 0 {
+						s.dated = append(s.dated, styledCell{at: len(s.recovered), style: cellStyle})
+					}
 					s.recovered = append(s.recovered, v)
 				}
 			case "row":

@@ -28,6 +28,9 @@ const (
 	CPF      Kind = "cpf"
 	EUVAT    Kind = "eu-vat"
 	EIN      Kind = "us-ein"
+	GBVAT    Kind = "gb-vat"
+	CHUID    Kind = "ch-uid"
+	ABN      Kind = "au-abn"
 	maxCoord      = 50
 	// MaxText bounds the text one call reads.
 	MaxText = 1 << 20
@@ -105,7 +108,7 @@ func Extract(text string) Result {
 		}
 		seen[c] = true
 		switch c.Kind {
-		case CNPJ, CPF, EUVAT, EIN:
+		case CNPJ, CPF, EUVAT, EIN, GBVAT, CHUID, ABN:
 			if len(r.TaxIDs) < maxCoord {
 				r.TaxIDs = append(r.TaxIDs, c)
 			}
@@ -119,7 +122,7 @@ func Extract(text string) Result {
 }
 
 var finders = []func(*text) []Coord{
-	findIBAN, findBIC, findABA, findUK, findBR, findBoleto, findPIX, findBRTax, findVAT, findEIN,
+	findIBAN, findBIC, findABA, findUK, findBR, findBoleto, findPIX, findBRTax, findVAT, findUKVAT, findEIN, findABN,
 }
 
 // last4 returns the last four characters of s.

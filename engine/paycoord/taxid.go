@@ -8,7 +8,6 @@ import (
 var (
 	cnpjRe = regexp.MustCompile(`\b([0-9]{2}\.?[0-9]{3}\.?[0-9]{3}/?[0-9]{4}-?[0-9]{2})\b`)
 	cpfRe  = regexp.MustCompile(`\b([0-9]{3}\.?[0-9]{3}\.?[0-9]{3}-?[0-9]{2})\b`)
-	vatRe  = regexp.MustCompile(`\b(AT|BE|BG|CY|CZ|DE|DK|EE|EL|ES|FI|FR|HR|HU|IE|IT|LT|LU|LV|MT|NL|PL|PT|RO|SE|SI|SK|XI)[ ]?([0-9A-Z][0-9A-Z+*]{7,11})\b`)
 	einRe  = regexp.MustCompile(`\b([0-9]{2})-([0-9]{7})\b`)
 	pixRe  = regexp.MustCompile(`(?i)\b(?:pix|chave)\b[^\n]{0,24}?([A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}|\+55[0-9 ()-]{10,16}[0-9]|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9][0-9./-]{9,17}[0-9])`)
 )
@@ -69,20 +68,6 @@ func taxDigit(d string, w []int) byte {
 		return '0'
 	}
 	return byte('0' + 11 - r)
-}
-
-// findVAT keeps an EU VAT number after its label, in its prefixed form.
-// Country-specific checksums are not verified: the label and shape are.
-func findVAT(t *text) []Coord {
-	var out []Coord
-	for _, m := range t.matches(vatRe) {
-		if !t.labelled(m[0], "vat", "ust", "tva", "iva", "btw", "mwst", "moms", "nif", "p.iva") {
-			continue
-		}
-		cc := sub(t.s, m, 1)
-		out = append(out, Coord{Kind: EUVAT, Country: cc, TaxID: cc + sub(t.s, m, 2), pos: m[0]})
-	}
-	return out
 }
 
 // einInvalidPrefix lists the two-digit prefixes the IRS does not assign.

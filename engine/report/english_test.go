@@ -23,6 +23,9 @@ var (
 	// "1 page are", "1 revision were": a plural verb after a count of one in
 	// the same clause.
 	oneThenPluralVerb = regexp.MustCompile(`(?:^|[^\d.,])1 [^;:,.()]*?\b(are|were|have|hold|lie|carry|cover|differ|consist)\b`)
+	// "1 of the added revision": a count before a partitive whose noun is
+	// singular (issue 36).
+	oneOfSingular     = regexp.MustCompile(`(?:^|[^\d.,])1 of (?:the|its|their|these|those) (?:[a-z-]+ ){0,2}?([a-z]+)\b`)
 	aBeforeVowel      = regexp.MustCompile(`\b[Aa] ([aeiouAEIOU][\w-]*)`)
 	anBeforeConsonant = regexp.MustCompile(`\b[Aa]n ([b-df-hj-np-tv-z][\w-]*)`)
 	// "(modification-library)", "(authoring)": an internal class name.
@@ -106,6 +109,11 @@ func englishProblems(title, text string) []string {
 		}
 		if strings.ContainsAny(s, "{}|#") {
 			out = append(out, "placeholder syntax left")
+		}
+	}
+	for _, m := range oneOfSingular.FindAllStringSubmatch(text, -1) {
+		if !strings.HasSuffix(m[1], "s") {
+			out = append(out, "a singular noun after \"1 of the\": "+strings.TrimSpace(m[0]))
 		}
 	}
 	for _, m := range oneThenPlural.FindAllStringSubmatch(text, -1) {

@@ -59,7 +59,7 @@ var catalogue = slices.Concat(declaredCatalogue, []entry{
 	{"compare.revisions-appended", "Revisions appended to the original", "The candidate is the original with {revisions#revision|revisions} appended ({bytes#byte|bytes})."},
 	{"compare.bytes-appended-without-revision", "Bytes appended without a revision", "The longer file is the shorter one followed by {bytes#byte|bytes} that form no readable revision."},
 	{"compare.candidate-is-earlier-version", "Candidate is an earlier version", "The candidate is an earlier state of the original: the original has {revisions#more revision|more revisions} ({bytes#byte|bytes}) than the candidate."},
-	{"compare.content-touched", "Content changed after the shorter file", "{revisions#of the added revision|of the added revisions} replaced page, content or image objects after the shorter file was complete."},
+	{"compare.content-touched", "Content changed after the shorter file", "{revisions#added revision|added revisions} replaced page, content or image objects after the shorter file was complete."},
 	{"compare.rewritten", "File rewritten", "The candidate is not the original with revisions appended: the file was rewritten, so its structure, metadata and page text are compared."},
 	{"compare.same-document-resaved", "Same document, re-saved", "The permanent half of the file identifier is the same in both files, as when one document is saved again."},
 	{"compare.different-document", "Different document identifiers", "Both halves of the file identifier differ: the files were created as different documents or the identifier was replaced."},

@@ -7,6 +7,7 @@ package baselines
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -173,6 +174,10 @@ const (
 	ReasonUnusable = "unusable_pdf" // encrypted, damaged or without pages
 	ReasonTimeout  = "analysis_timeout"
 	ReasonEmpty    = "empty"
+	// ReasonDuplicate is a file whose bytes equal an earlier file of the
+	// same request: counted twice it would make one document look like a
+	// habit of the issuer.
+	ReasonDuplicate = "duplicate"
 )
 
 // Training collects one request's observations as its files arrive, so
@@ -182,6 +187,7 @@ type Training struct {
 	issuer   string
 	label    string
 	profile  *baseline.Profile
+	seen     map[[sha256.Size]byte]bool // the files already read, by digest
 	Received int
 	Skipped  []Skipped
 }
@@ -209,6 +215,15 @@ func (t *Training) Add(ctx context.Context, filename string, data []byte) {
 		t.Skipped = append(t.Skipped, Skipped{filename, ReasonEmpty})
 		return
 	}
+	sum := sha256.Sum256(data)
+	if t.seen[sum] {
+		t.Skipped = append(t.Skipped, Skipped{filename, ReasonDuplicate})
+		return
+	}
+	if t.seen == nil {
+		t.seen = map[[sha256.Size]byte]bool{}
+	}
+	t.seen[sum] = true
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
 	o, err := engine.Observe(ctx, data, t.s.Budget)

@@ -22,11 +22,19 @@ import (
 const Usage = `usage:
   doctrust serve
   doctrust inspect FILE [--redact] [--triage] [--timing] [--policy JSON] [--format json|text]
+                        [--issuer NAME [--account EMAIL]] [--fail-on BAND]
   doctrust inspect PATH... [same flags] [--jobs N]   (PATH: file, folder, or - for paths on stdin)
   doctrust metadata FILE
   doctrust metadata PATH... [--jobs N]
   doctrust compare ORIGINAL CANDIDATE [--format json|text]
-  doctrust admin plan EMAIL PLAN      (PLAN: free, solo, team, business)
+  doctrust verify REPORT              (a report inspect printed, or - for stdin)
+  doctrust admin plan EMAIL PLAN      (PLAN: free, solo or Starter, team or Growth, business)
+  doctrust version
+
+--issuer NAME matches the file against an issuer baseline: the built-in one, or
+with --account EMAIL that account's own in the local store first. --fail-on BAND
+(low, elevated or high) exits 5 when any file's band reaches it; so does a
+--policy whose verdict is reject.
 
 A batch prints one JSON Lines record per file, {"path":...,"report":{...}} or
 {"path":...,"error":{...}}, in the order the files are found (folders walked
@@ -37,9 +45,11 @@ band, the score and each signal above info with its severity, title and pages
 (coloured on a terminal unless NO_COLOR is set).
 Exit status: 0 done, 1 error (a batch: some path could not be read), 2 usage or
 invalid environment, 3 not a readable format (a batch: some file refused),
-4 analysis timeout.
+4 analysis timeout, 5 a file reached --fail-on or a policy said reject (verify:
+the receipt is not valid). 1 to 4 win over 5.
 
-Environment: PORT (8080), DATA_DIR (.data), STORE (embedded|dynamodb),
+Environment: PORT (8080), DATA_DIR ($XDG_DATA_HOME/doctrust, else
+~/.local/share/doctrust), STORE (embedded|dynamodb),
 DYNAMODB_ENDPOINT, TABLE_PREFIX, RECEIPT_SECRET, MAX_UPLOAD_MB (10), WORKERS (2),
 QUEUE (16), ANON_LIMIT_PER_HOUR (10), TRUSTED_PROXY_HOPS (0), BUSINESS_QUOTA (50000),
 ALLOWED_ORIGINS, PUBLIC_BASE_URL, MAIL_OUTBOX, MAIL_FROM; billing (docs/billing.md):
@@ -49,7 +59,7 @@ CREDITS_SMALL_DOCUMENTS (100), CREDITS_LARGE_DOCUMENTS (1000).
 `
 
 // Exit codes: 0 report printed, 1 error, 2 usage, 3 unreadable file, 4
-// deadline. A batch exits 0 when every file has a report, 3 when some file
+// deadline, 5 the gate (gate.go). A batch exits 0 when every file has a report, 3 when some file
 // was refused (not_a_pdf, analysis_timeout), 1 when some path could not be
 // read (1 wins).
 const (
@@ -84,12 +94,17 @@ func Run(args []string, commands map[string]Command, stdout, stderr io.Writer) i
 // install, so a receipt printed here verifies through its API. One FILE
 // prints the API's body; folders, several paths or "-" run a batch.
 func Inspect(secret func() ([]byte, error)) Command {
+	return InspectLocal(Local{Secret: secret})
+}
+
+// InspectLocal is Inspect with the install's store for --account.
+func InspectLocal(l Local) Command {
 	return func(args []string, stdout, stderr io.Writer) int {
-		return inspect(args, secret, stdout, stderr)
+		return inspect(args, l, stdout, stderr)
 	}
 }
 
-func inspect(args []string, secret func() ([]byte, error), stdout, stderr io.Writer) int {
+func inspect(args []string, l Local, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	redact := fs.Bool("redact", false, "apply ?redact=payload")
@@ -98,10 +113,18 @@ func inspect(args []string, secret func() ([]byte, error), stdout, stderr io.Wri
 	policyJSON := fs.String("policy", "", "verdict policy as a JSON object")
 	jobs := fs.Int("jobs", defaultJobs(), "files analysed at once in a batch")
 	formatName := fs.String("format", "json", "json, or text for a person")
+	issuer := fs.String("issuer", "", "match against this issuer's baseline")
+	account := fs.String("account", "", "with --issuer: this account's own baselines first")
+	failOn := fs.String("fail-on", "", "exit 5 when a file's band reaches this (low, elevated, high)")
 	paths, ok := parse(fs, args)
 	form, known := parseFormat(*formatName)
 	if !ok || len(paths) == 0 || *jobs < 1 || !known {
 		fmt.Fprint(stderr, Usage)
+		return exitUsage
+	}
+	g, err := newGate(*failOn)
+	if err != nil {
+		fmt.Fprintf(stderr, "doctrust: %v\n", err)
 		return exitUsage
 	}
 	req := analysis.Request{Redact: *redact, Triage: *triage, Timing: *timing}
@@ -121,7 +144,24 @@ func inspect(args []string, secret func() ([]byte, error), stdout, stderr io.Wri
 		}
 		req.Data = data
 	}
-	key, err := secret()
+	if *account != "" && *issuer == "" {
+		fmt.Fprintln(stderr, "doctrust: --account names whose baselines --issuer uses; give --issuer too")
+		return exitUsage
+	}
+	if *issuer != "" && !*triage { // triage mode ignores the issuer, as the API does
+		if !issuerSlug.MatchString(*issuer) {
+			fmt.Fprintf(stderr, "doctrust: --issuer %q: lower-case letters, digits and hyphens, starting with a letter or a digit, at most 64 characters\n", *issuer)
+			return exitUsage
+		}
+		resolve, done, err := l.resolver(context.Background(), *issuer, *account)
+		if err != nil {
+			fmt.Fprintf(stderr, "doctrust: %v\n", err)
+			return exitError
+		}
+		defer done()
+		req.Issuer, req.Baselines = *issuer, resolve
+	}
+	key, err := l.Secret()
 	if err != nil {
 		fmt.Fprintf(stderr, "doctrust: %v\n", err)
 		return exitError
@@ -135,22 +175,24 @@ func inspect(args []string, secret func() ([]byte, error), stdout, stderr io.Wri
 			if err != nil {
 				return nil, "", err
 			}
+			g.see(res.Unredacted)
 			return res.Body, string(res.Unredacted.Summary.RiskBand), nil
 		})
 		if form == formatText {
 			st := styleFor(stdout)
 			b.text = func(path string, body []byte) ([]byte, error) { return inspectText(path, body, st) }
 		}
-		return b.run()
+		return g.exit(b.run())
 	}
 	res, err := pl.Inspect(context.Background(), req)
 	if code := failed(err, stderr); code != 0 {
 		return code
 	}
+	g.see(res.Unredacted)
 	if form == formatText {
-		return printedText(stdout, stderr, func() ([]byte, error) { return inspectText(paths[0], res.Body, styleFor(stdout)) })
+		return g.exit(printedText(stdout, stderr, func() ([]byte, error) { return inspectText(paths[0], res.Body, styleFor(stdout)) }))
 	}
-	return printed(stdout, res.Body)
+	return g.exit(printed(stdout, res.Body))
 }
 
 // Compare prints the CompareReport /compare returns for two PDFs.

@@ -125,7 +125,7 @@ var messages = map[Code]string{
 	MailUnavailable:  "This server cannot send mail: no mail sender is configured (MAIL_OUTBOX or MAIL_FROM).",
 	NotAuthenticated: "You are not signed in. Log in and try again.",
 	OriginNotAllowed: "Requests from this web origin are not allowed. Call the API from a server, or ask the operator to add the origin to ALLOWED_ORIGINS.",
-	PlanRequired:     "This feature needs the Team plan or a higher one. Change the account's plan first.",
+	PlanRequired:     "This feature needs the Growth plan (team) or a higher one. Change the account's plan first.",
 	NotFound:         "Nothing is found at this address for this caller.",
 	MethodNotAllowed: "This route does not take this HTTP method.",
 	FileTooLarge:     "The file is larger than the upload limit of {maxMb} MB. Send a smaller file.",
@@ -193,8 +193,8 @@ func anonymousLimited(rl *ratelimit.Exceeded, limit int) *Error {
 	}
 	return &Error{Code: RateLimited, RetryAfter: rl.RetryAfter, Fields: map[string]any{
 		"retryAfterSeconds": rl.RetryAfter,
-		"message": fmt.Sprintf("The anonymous allowance of %d documents an hour from this address is used up. "+
-			"Try again in %s, or send an API key (a free account gives one) for a monthly quota.", limit, wait),
+		"message": fmt.Sprintf("The anonymous allowance of %d %s an hour from this address is used up. "+
+			"Try again in %s, or send an API key (a free account gives one) for a monthly quota.", limit, documents(limit), wait),
 	}}
 }
 
@@ -301,7 +301,7 @@ func apiError(err error) *Error {
 	case errors.Is(err, billing.ErrUnavailable):
 		return E(BillingUnavailable)
 	// supplier ledger
-	case errors.Is(err, ledger.ErrUnknownAlias):
+	case errors.Is(err, ledger.ErrUnknownAlias), errors.Is(err, ledger.ErrNoAlert):
 		return E(NotFound)
 	case errors.Is(err, ledger.ErrUnparseable):
 		return E(UnparseableMessage)
@@ -354,4 +354,12 @@ func writeRaw(w http.ResponseWriter, status int, body []byte) {
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(status)
 	w.Write(body)
+}
+
+// documents is the noun after a count of documents.
+func documents(n int) string {
+	if n == 1 {
+		return "document"
+	}
+	return "documents"
 }

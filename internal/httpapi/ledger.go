@@ -23,6 +23,7 @@ const IngestBodyLimit = 10 << 20
 func (s *Server) ledgerRoutes() {
 	s.mux.HandleFunc("POST /api/v1/ap/alias", s.withSession(s.apAlias))
 	s.mux.HandleFunc("GET /api/v1/ap/ledger", s.withSession(s.apLedger))
+	s.mux.HandleFunc("POST /api/v1/ap/alerts/{id}/acknowledge", s.withSession(s.apAcknowledge))
 	s.mux.HandleFunc("POST /api/v1/ingest/email", s.ingestEmail)
 }
 

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -22,6 +23,7 @@ import (
 	"github.com/doctrust/doctrust/engine/pdf/pdftest"
 	"github.com/doctrust/doctrust/internal/ledger"
 	"github.com/doctrust/doctrust/internal/plans"
+	"github.com/doctrust/doctrust/internal/store"
 )
 
 // genPDF is a one-page PDF built in code, so the description is checked in
@@ -215,6 +217,16 @@ func TestOpenAPIMatchesHandlers(t *testing.T) {
 	c.do("POST", "/api/v1/ap/alias", sess, nil)
 	c.do("GET", "/api/v1/ap/ledger", sess, nil)
 	c.do("GET", "/api/v1/ap/ledger", nil, nil)
+	// An alert to list and acknowledge (the ledger's tests raise them from mail).
+	if err := e.store.AddAlert(t.Context(), store.Alert{ID: "alert_spec", AccountID: accountOf(t, e, "spec@example.com"),
+		Kind: store.AlertLookalikeDomain, SupplierKey: "domain:acme.example", At: time.Now(), SenderDomain: "acme-example.com",
+		Expires: time.Now().Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	c.do("POST", "/api/v1/ap/alerts/alert_spec/acknowledge", sess, nil)
+	c.do("GET", "/api/v1/ap/ledger", sess, nil)
+	c.do("POST", "/api/v1/ap/alerts/alert_missing/acknowledge", sess, nil)
+	c.do("POST", "/api/v1/ap/alerts/alert_spec/acknowledge", nil, nil)
 	c.do("POST", "/api/v1/ingest/email", jsonCT, []byte(`{"recipient":"x@in.example","rawMessage":""}`))
 	ingest := map[string]string{"Content-Type": "application/json", "x-service-ingest-secret": "ingest-secret"}
 	c.do("POST", "/api/v1/ingest/email", ingest, []byte(`{"recipient":"nobody@in.example","rawMessage":"From: a@b.example\r\n\r\nhi"}`))

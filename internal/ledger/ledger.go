@@ -51,6 +51,7 @@ type Store interface {
 	SaveSupplier(ctx context.Context, sp store.Supplier) error
 	AddAlert(ctx context.Context, a store.Alert) error
 	AlertsSince(ctx context.Context, accountID string, from time.Time) ([]store.Alert, error)
+	AcknowledgeAlert(ctx context.Context, accountID, id string, when time.Time) error
 }
 
 // Ledger ingests messages into the store.
@@ -181,11 +182,13 @@ func (l *Ledger) record(ctx context.Context, accountID, domain, msgID string, do
 	if band == "elevated" || band == "high" {
 		alerts = append(alerts, store.AlertRiskyAttachment)
 	}
+	var imitated []string
 	for attempt := 0; ; attempt++ {
 		list, err := l.Store.Suppliers(ctx, accountID)
 		if err != nil {
 			return err
 		}
+		imitated = imitates(list, domain)
 		sp, known := find(list, key)
 		if !known && len(coords) == 0 {
 			break // nothing to start a supplier with
@@ -210,7 +213,46 @@ func (l *Ledger) record(ctx context.Context, accountID, domain, msgID string, do
 		}
 		out.Alerts = append(out.Alerts, kind)
 	}
+	// A lookalike is raised against the supplier it imitates, whatever key
+	// this message was filed under.
+	for _, victim := range imitated {
+		a := store.Alert{ID: l.NewID(), AccountID: accountID, Kind: store.AlertLookalikeDomain, SupplierKey: victim, At: now,
+			MessageID: msgID, SenderDomain: domain, Band: band, Expires: now.Add(AlertRetention)}
+		if err := l.Store.AddAlert(ctx, a); err != nil {
+			return err
+		}
+		out.Alerts = append(out.Alerts, store.AlertLookalikeDomain)
+	}
 	return nil
+}
+
+// maxLookalikes bounds the lookalike alerts one message raises.
+const maxLookalikes = 3
+
+// imitates returns the keys of the suppliers whose sender domains the
+// message's domain imitates, when the account has never seen that domain.
+func imitates(list []store.Supplier, domain string) []string {
+	if domain == "" {
+		return nil
+	}
+	for _, sp := range list {
+		if slices.Contains(sp.Domains, domain) {
+			return nil
+		}
+	}
+	var keys []string
+	for _, sp := range list {
+		for _, d := range sp.Domains {
+			if lookalike(domain, d) != "" {
+				keys = append(keys, sp.Key)
+				break
+			}
+		}
+		if len(keys) == maxLookalikes {
+			break
+		}
+	}
+	return keys
 }
 
 func supplierKey(taxID, domain string) string {

@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/doctrust/doctrust/internal/store"
@@ -37,6 +38,8 @@ type AlertView struct {
 	MessageID    string    `json:"messageId,omitempty"`
 	SenderDomain string    `json:"senderDomain,omitempty"`
 	Band         string    `json:"band,omitempty"`
+	// Acknowledged is when the alert was marked seen (absent until then).
+	Acknowledged *time.Time `json:"acknowledged,omitempty"`
 }
 
 const advisory = "Advisory only: alerts are risk signals about payment details, not verdicts; confirm any change with the supplier through a channel you already trust."
@@ -63,7 +66,42 @@ func (l *Ledger) View(ctx context.Context, accountID string) (View, error) {
 		v.Suppliers = append(v.Suppliers, sv)
 	}
 	for _, a := range alerts {
-		v.Alerts = append(v.Alerts, AlertView{ID: a.ID, Kind: a.Kind, SupplierKey: a.SupplierKey, At: a.At, MessageID: a.MessageID, SenderDomain: a.SenderDomain, Band: a.Band})
+		av := AlertView{ID: a.ID, Kind: a.Kind, SupplierKey: a.SupplierKey, At: a.At, MessageID: a.MessageID, SenderDomain: a.SenderDomain, Band: a.Band}
+		if !a.Acknowledged.IsZero() {
+			ack := a.Acknowledged.UTC()
+			av.Acknowledged = &ack
+		}
+		v.Alerts = append(v.Alerts, av)
 	}
 	return v, nil
+}
+
+// ErrNoAlert is an acknowledgement of an alert the account does not have.
+var ErrNoAlert = errors.New("ledger: no such alert")
+
+// Acknowledge marks one of the account's alerts seen, now; acknowledging it
+// again keeps the first time. The alert stays listed (with its
+// acknowledgement) until it ages out.
+func (l *Ledger) Acknowledge(ctx context.Context, accountID, id string) (time.Time, error) {
+	now := l.now().UTC()
+	if id == "" || len(id) > 128 {
+		return time.Time{}, ErrNoAlert
+	}
+	err := l.Store.AcknowledgeAlert(ctx, accountID, id, now)
+	if errors.Is(err, store.ErrNotFound) {
+		return time.Time{}, ErrNoAlert
+	}
+	if err != nil {
+		return time.Time{}, err
+	}
+	alerts, err := l.Store.AlertsSince(ctx, accountID, now.Add(-AlertRetention))
+	if err != nil {
+		return time.Time{}, err
+	}
+	for _, a := range alerts {
+		if a.ID == id && !a.Acknowledged.IsZero() {
+			return a.Acknowledged.UTC(), nil
+		}
+	}
+	return now, nil
 }

@@ -104,14 +104,14 @@ func toolError(err error, keyed bool) (*mcp.CallToolResult, any, error) {
 func apiErrorText(e *APIError, keyed bool) string {
 	switch {
 	case e.Code == "rate_limited" && !keyed:
-		return fmt.Sprintf("the anonymous allowance is used up (429 rate_limited); retry in %d seconds, or set DOCTRUST_API_KEY", e.RetryAfter)
+		return fmt.Sprintf("the anonymous allowance is used up (429 rate_limited); retry in %s, or set DOCTRUST_API_KEY", seconds(e.RetryAfter))
 	case e.Code == "rate_limited":
-		return fmt.Sprintf("rate limited (429); retry in %d seconds", e.RetryAfter)
+		return fmt.Sprintf("rate limited (429); retry in %s", seconds(e.RetryAfter))
 	case e.Code == "quota_exceeded":
 		return "the account's monthly quota is exhausted (429 quota_exceeded); retrying will not help before the quota resets or the plan changes"
 	case e.Status == 503:
 		if e.RetryAfter > 0 {
-			return fmt.Sprintf("the service is busy (503 %s); retry in %d seconds", e.Code, e.RetryAfter)
+			return fmt.Sprintf("the service is busy (503 %s); retry in %s", e.Code, seconds(e.RetryAfter))
 		}
 		return fmt.Sprintf("the service is unavailable (503 %s); retry in a minute", e.Code)
 	case e.Code == "invalid_api_key":
@@ -124,4 +124,12 @@ func apiErrorText(e *APIError, keyed bool) string {
 		return "the document exhausted the analysis time budget (422 analysis_timeout); retrying is pointless"
 	}
 	return fmt.Sprintf("the doctrust API answered %d %s", e.Status, e.Code)
+}
+
+// seconds says a wait in words: "1 second", "5 seconds".
+func seconds(n int) string {
+	if n == 1 {
+		return "1 second"
+	}
+	return fmt.Sprintf("%d seconds", n)
 }

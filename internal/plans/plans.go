@@ -11,6 +11,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 )
 
 // Plan names as stored on accounts and used by checkout.
@@ -168,11 +169,31 @@ func (t Table) PaidNames() []string {
 
 // Parse checks a plan name given by a person or a payment event.
 func (t Table) Parse(name string) (Plan, error) {
-	p, ok := t.plans[name]
-	if !ok {
-		return Plan{}, fmt.Errorf("unknown plan %q (one of %v)", name, t.Names())
+	if p, ok := t.plans[name]; ok {
+		return p, nil
 	}
-	return p, nil
+	// The price list's names (Starter, Growth) are the same plans: a
+	// support engineer reading the dashboard types what it shows.
+	for _, p := range t.plans {
+		if strings.EqualFold(strings.TrimSpace(name), p.Listing) || strings.EqualFold(strings.TrimSpace(name), p.Name) {
+			return p, nil
+		}
+	}
+	return Plan{}, fmt.Errorf("unknown plan %q (one of %s)", name, t.described())
+}
+
+// described lists the plans as "free, solo (Starter), team (Growth), business".
+func (t Table) described() string {
+	var out []string
+	for _, n := range t.Names() {
+		p := t.plans[n]
+		if strings.EqualFold(p.Listing, p.Name) {
+			out = append(out, p.Name)
+		} else {
+			out = append(out, p.Name+" ("+p.Listing+")")
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // ByPrice finds the paid plan sold at a processor price id.

@@ -2,6 +2,7 @@ package plans
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -91,5 +92,20 @@ func TestPricesAndPacks(t *testing.T) {
 	}
 	if got := tab.PackNames(); !reflect.DeepEqual(got, []string{PackSmall, PackLarge}) {
 		t.Errorf("PackNames = %v", got)
+	}
+}
+
+// TestParseAcceptsListingNames: the dashboard's names (Starter, Growth)
+// and the stored ones (solo, team) name the same plans.
+func TestParseAcceptsListingNames(t *testing.T) {
+	tab := New(0)
+	for in, want := range map[string]string{"solo": Solo, "Starter": Solo, "starter": Solo, "team": Team, "Growth": Team, " growth ": Team, "Business": Business, "FREE": Free} {
+		p, err := tab.Parse(in)
+		if err != nil || p.Name != want {
+			t.Errorf("Parse(%q) = %q, %v; want %q", in, p.Name, err, want)
+		}
+	}
+	if _, err := tab.Parse("gold"); err == nil || !strings.Contains(err.Error(), "solo (Starter), team (Growth)") {
+		t.Errorf("unknown plan: %v", err)
 	}
 }

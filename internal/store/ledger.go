@@ -47,6 +47,9 @@ const (
 	AlertCoordinatesChanged = "coordinates-changed"
 	AlertNewSenderDomain    = "new-sender-domain"
 	AlertRiskyAttachment    = "risky-attachment"
+	// AlertLookalikeDomain is filed against the supplier whose sender
+	// domain the message's imitates; SenderDomain is the imitation.
+	AlertLookalikeDomain = "lookalike-domain"
 )
 
 // Alert is one advisory ledger alert.
@@ -60,4 +63,7 @@ type Alert struct {
 	SenderDomain string
 	Band         string
 	Expires      time.Time
+	// Acknowledged is when someone of the account marked it seen; zero
+	// until then.
+	Acknowledged time.Time
 }

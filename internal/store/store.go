@@ -272,6 +272,10 @@ type Store interface {
 	// AlertsSince lists an account's alerts at or after from, oldest
 	// first; expired alerts are never returned.
 	AlertsSince(ctx context.Context, accountID string, from time.Time) ([]Alert, error)
+	// AcknowledgeAlert marks the account's alert id seen at when; an alert
+	// already acknowledged keeps its first time. ErrNotFound when the
+	// account has no such alert (or it expired).
+	AcknowledgeAlert(ctx context.Context, accountID, id string, when time.Time) error
 
 	// Issuer baselines (docs/baselines.md).
 

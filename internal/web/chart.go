@@ -106,7 +106,7 @@ func usageChart(u accounts.UsageReport) chart {
 	for i := range days {
 		date := month.AddDate(0, 0, i).Format("2006-01-02")
 		d := byDate[date]
-		b := bar{X: i*slot + 1, W: slot - 2, Title: fmt.Sprintf("%s: %d documents", date, d.Documents)}
+		b := bar{X: i*slot + 1, W: slot - 2, Title: fmt.Sprintf("%s: %s", date, documents(d.Documents))}
 		if i == 0 || (i+1)%5 == 0 {
 			b.Label = strconv.Itoa(i + 1)
 		}
@@ -143,4 +143,12 @@ var funcs = template.FuncMap{
 		}
 		return t.UTC().Format("2006-01-02")
 	},
+}
+
+// documents counts documents in words: "1 document", "3 documents".
+func documents(n int) string {
+	if n == 1 {
+		return "1 document"
+	}
+	return fmt.Sprintf("%d documents", n)
 }

@@ -104,6 +104,7 @@ type alertData struct {
 	MessageID    string    `json:"messageId,omitempty"`
 	SenderDomain string    `json:"senderDomain,omitempty"`
 	Band         string    `json:"band,omitempty"`
+	Acknowledged time.Time `json:"acknowledged,omitzero"`
 }
 
 // query lists the items of one account whose sort key starts at from and
@@ -209,6 +210,7 @@ func (s *Store) AlertsSince(ctx context.Context, accountID string, from time.Tim
 		out = append(out, store.Alert{
 			ID: d.ID, AccountID: accountID, Kind: d.Kind, SupplierKey: d.SupplierKey, At: d.At,
 			MessageID: d.MessageID, SenderDomain: d.SenderDomain, Band: d.Band, Expires: r.t(attrExpires),
+			Acknowledged: d.Acknowledged,
 		})
 		return nil
 	})
@@ -216,4 +218,56 @@ func (s *Store) AlertsSince(ctx context.Context, accountID string, from time.Tim
 		return nil, fmt.Errorf("dynamodb: alerts: %w", err)
 	}
 	return out, nil
+}
+
+// AcknowledgeAlert finds the alert among the account's (its sort key
+// starts with its time, which the caller does not give) and rewrites its
+// data with the acknowledgement, on the condition that the data is still
+// what was read: a concurrent acknowledgement wins and is kept.
+func (s *Store) AcknowledgeAlert(ctx context.Context, accountID, id string, when time.Time) error {
+	now := s.now()
+	var found map[string]types.AttributeValue
+	err := s.ledgerQuery(ctx, accountID, skAlertPrefix, skAlertPrefix+"\uffff", func(item map[string]types.AttributeValue) error {
+		r := reader{item: item}
+		if found != nil || r.expired(now) || !strings.HasSuffix(r.s(attrSK), "#"+id) {
+			return nil
+		}
+		found = item
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("dynamodb: acknowledge alert: %w", err)
+	}
+	if found == nil {
+		return store.ErrNotFound
+	}
+	r := reader{item: found}
+	old := r.s(attrData)
+	var d alertData
+	if err := json.Unmarshal([]byte(old), &d); err != nil || d.ID != id {
+		return store.ErrNotFound
+	}
+	if !d.Acknowledged.IsZero() {
+		return nil
+	}
+	d.Acknowledged = when.UTC()
+	data, err := json.Marshal(d)
+	if err != nil {
+		return fmt.Errorf("dynamodb: acknowledge alert: %w", err)
+	}
+	_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                 &s.ledger,
+		Key:                       map[string]types.AttributeValue{attrPK: found[attrPK], attrSK: found[attrSK]},
+		UpdateExpression:          aws.String("SET #" + attrData + " = :new"),
+		ConditionExpression:       aws.String("#" + attrData + " = :old"),
+		ExpressionAttributeNames:  names(attrData),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":new": sv(string(data)), ":old": sv(old)},
+	})
+	if conditionFailed(err) != nil {
+		return nil // acknowledged meanwhile, or gone: the first acknowledgement stands
+	}
+	if err != nil {
+		return fmt.Errorf("dynamodb: acknowledge alert: %w", err)
+	}
+	return nil
 }

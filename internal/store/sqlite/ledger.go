@@ -107,6 +107,8 @@ type alertRow struct {
 	MessageID    string `json:"messageId,omitempty"`
 	SenderDomain string `json:"senderDomain,omitempty"`
 	Band         string `json:"band,omitempty"`
+	// Acknowledged is RFC 3339 with nanoseconds, UTC; absent until then.
+	Acknowledged string `json:"acknowledged,omitempty"`
 }
 
 func (s *Store) AddAlert(ctx context.Context, a store.Alert) error {
@@ -143,7 +145,29 @@ func (s *Store) AlertsSince(ctx context.Context, accountID string, from time.Tim
 		}
 		a.At, a.Expires = fromNS(at), fromNS(expires)
 		a.Kind, a.SupplierKey, a.MessageID, a.SenderDomain, a.Band = r.Kind, r.SupplierKey, r.MessageID, r.SenderDomain, r.Band
+		if r.Acknowledged != "" {
+			if a.Acknowledged, err = time.Parse(time.RFC3339Nano, r.Acknowledged); err != nil {
+				return nil, errors.New("sqlite: alerts: malformed acknowledgement")
+			}
+		}
 		out = append(out, a)
 	}
 	return out, rows.Err()
+}
+
+func (s *Store) AcknowledgeAlert(ctx context.Context, accountID, id string, when time.Time) error {
+	// json_set leaves the first acknowledgement in place (coalesce).
+	res, err := s.db.ExecContext(ctx, `UPDATE ledger_alerts
+		SET data = json_set(data, '$.acknowledged', coalesce(json_extract(data, '$.acknowledged'), ?))
+		WHERE id = ? AND account_id = ? AND expires > ?`,
+		when.UTC().Format(time.RFC3339Nano), id, accountID, s.now().UnixNano())
+	if err != nil {
+		return fmt.Errorf("sqlite: acknowledge alert: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return fmt.Errorf("sqlite: acknowledge alert: %w", err)
+	} else if n == 0 {
+		return store.ErrNotFound
+	}
+	return nil
 }

@@ -88,4 +88,30 @@ func testLedgerAlerts(t *testing.T, s store.Store, clock *Clock) {
 	if err != nil || len(got) != 1 || got[0].ID != recent.ID || got[0].Kind != recent.Kind || got[0].MessageID != "<m@x>" || !got[0].At.Equal(recent.At) {
 		t.Fatalf("AlertsSince = %+v, %v; want only %+v", got, err, recent)
 	}
+	if !got[0].Acknowledged.IsZero() {
+		t.Fatalf("a new alert is acknowledged: %+v", got[0])
+	}
+
+	// Acknowledgement: once, by the owning account, the first time kept.
+	first := clock.Now()
+	if err := s.AcknowledgeAlert(ctx, a.ID, recent.ID, first); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AcknowledgeAlert(ctx, a.ID, recent.ID, first.Add(time.Hour)); err != nil {
+		t.Fatalf("a second acknowledgement: %v", err)
+	}
+	got, _ = s.AlertsSince(ctx, a.ID, now.Add(-30*24*time.Hour))
+	if len(got) != 1 || !got[0].Acknowledged.Equal(first) || got[0].Kind != recent.Kind || got[0].MessageID != "<m@x>" {
+		t.Fatalf("after acknowledging: %+v, want acknowledged at %v", got, first)
+	}
+	b, _ := newAccount(t, s, clock, "free")
+	if err := s.AcknowledgeAlert(ctx, b.ID, old.ID, first); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("another account's alert: %v, want ErrNotFound", err)
+	}
+	if err := s.AcknowledgeAlert(ctx, a.ID, "al_missing", first); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("no such alert: %v, want ErrNotFound", err)
+	}
+	if err := s.AcknowledgeAlert(ctx, a.ID, gone.ID, first); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("an expired alert: %v, want ErrNotFound", err)
+	}
 }

@@ -18,7 +18,14 @@
     dt.status(status, "Checking the link…");
     dt.post("/api/v1/auth/verify", { token: verify }).then((r) => {
       dt.status(status, r.ok ? "Your address is confirmed." : dt.explain(r), !r.ok);
-      if (r.ok) box.classList.add("done");
+      if (!r.ok) return;
+      box.classList.add("done");
+      // The plan card was drawn before the link was checked: it shows the
+      // one state too.
+      const state = document.getElementById("verified-state");
+      if (state) { state.textContent = "address confirmed"; state.className = "ok"; }
+      const again = document.getElementById("resend");
+      if (again) again.remove();
     });
   } else if (params.get("verified") === "0") {
     document.getElementById("verify-box").hidden = false;

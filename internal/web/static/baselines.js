@@ -95,7 +95,7 @@
         (p.matchingActive ? "; matching is on." : "; matching starts at " + p.minSamplesForMatching + " samples."));
       const skipped = $("train-skipped");
       skipped.replaceChildren();
-      const reasons = { not_a_pdf: "not a PDF", unusable_pdf: "encrypted, damaged or without pages", analysis_timeout: "took too long to read", empty: "empty" };
+      const reasons = { not_a_pdf: "not a PDF", unusable_pdf: "encrypted, damaged or without pages", analysis_timeout: "took too long to read", empty: "empty", duplicate: "the same file as an earlier one, counted once" };
       for (const s of body.skipped || []) {
         const li = document.createElement("li");
         li.textContent = s.filename + ": skipped, " + (reasons[s.reason] || s.reason);

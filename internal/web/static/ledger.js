@@ -24,11 +24,13 @@
     "coordinates-changed": "Payment details changed",
     "new-sender-domain": "Mail from a new sender domain",
     "risky-attachment": "Risky attachment",
+    "lookalike-domain": "Mail from a domain imitating this supplier's",
   };
   const kindWords = {
     iban: "IBAN", bic: "BIC", "us-aba": "US routing number", "uk-sort-code": "UK sort code",
     "br-bank": "Brazilian bank account", boleto: "Boleto", pix: "PIX key", cnpj: "CNPJ", cpf: "CPF",
-    "eu-vat": "EU VAT number", "us-ein": "US EIN",
+    "eu-vat": "EU VAT number", "us-ein": "US EIN", "gb-vat": "UK VAT number", "ch-uid": "Swiss UID",
+    "au-abn": "Australian ABN",
   };
   // coord says one masked coordinate in words: "IBAN DE, bank 37040044, account ending 3000".
   function coord(c) {
@@ -45,6 +47,29 @@
     for (const c of list || []) ul.appendChild(el("li", "", coord(c)));
     if (!ul.children.length) ul.appendChild(el("li", "hint", "no payment details read"));
     return ul;
+  }
+
+  // seen is an alert's last cell: when it was acknowledged, or the button
+  // that acknowledges it (the alert stays listed either way).
+  function seen(al) {
+    const td = el("td", "seen");
+    td.dataset.label = "Seen";
+    if (al.acknowledged) {
+      td.textContent = "acknowledged " + when(al.acknowledged);
+      return td;
+    }
+    const b = el("button", "small ack", "Acknowledge");
+    b.type = "button";
+    b.addEventListener("click", async () => {
+      b.disabled = true;
+      const r = await dt.post("/api/v1/ap/alerts/" + encodeURIComponent(al.id) + "/acknowledge");
+      if (!r.ok) { b.disabled = false; dt.status($("alerts-status"), dt.explain(r), true); return; }
+      td.replaceChildren();
+      td.textContent = "acknowledged " + when(r.body.acknowledged);
+      td.closest("tr").classList.add("acknowledged");
+    });
+    td.appendChild(b);
+    return td;
   }
 
   async function load() {
@@ -76,6 +101,8 @@
       cell(tr, al.supplierKey, "Supplier");
       cell(tr, al.senderDomain || "", "Sender");
       cell(tr, al.band || "", "Invoice band");
+      tr.dataset.alert = al.id;
+      tr.appendChild(seen(al));
       tbody.appendChild(tr);
     }
     $("alerts").hidden = !alerts.length;
