@@ -17,8 +17,8 @@ import (
 // statement (low, score 0) and the same statement with an opaque FreeText
 // annotation over a figure (elevated, score 60).
 var (
-	gsStatement = filepath.Join("..", "..", "engine", "testdata", "detection", "traces", "genuine-gs-statement-1.pdf")
-	gsForgedStatement  = filepath.Join("..", "..", "engine", "testdata", "detection", "traces", "forged-annot-freetext-gs-statement-1.pdf")
+	gsStatement       = filepath.Join("..", "..", "engine", "testdata", "detection", "traces", "genuine-gs-statement-1.pdf")
+	gsForgedStatement = filepath.Join("..", "..", "engine", "testdata", "detection", "traces", "forged-annot-freetext-gs-statement-1.pdf")
 )
 
 func testSecret() ([]byte, error) { return []byte("cli-test-secret"), nil }
