@@ -8,10 +8,12 @@ import (
 )
 
 // signatureCoverage reports what each signature's byte range covers, what
-// was appended after it, and signatures a later revision removed. Nothing
-// cryptographic is checked: no digest, no certificate, no timestamp token.
+// was appended after it, signatures a later revision removed, and whether
+// each signature's digest and signature hold (integrity.go). No
+// certificate is validated against a trust list.
 func (a *analysis) signatureCoverage() *report.Finding {
 	inv := a.signatures()
+	a.checkIntegrity(inv)
 	gone := a.removedSignatures()
 	if len(inv.sigs) == 0 && len(gone.removed) == 0 && inv.emptyFields+inv.placeholders == 0 {
 		return nil
@@ -41,6 +43,9 @@ func (a *analysis) signatureCoverage() *report.Finding {
 	report.Capped(ev, "removedSignatures", removed)
 
 	var v variants
+	if len(t.broken) > 0 {
+		v.add(report.High, report.Msg("signature-coverage.integrity-broken", "signatures", len(t.broken), "failures", report.Kind(strings.Join(t.broken, "; "))))
+	}
 	if len(gone.removed) > 0 {
 		v.add(report.High, report.Msg("signature-coverage.signature-removed", "removed", len(gone.removed)))
 	}
@@ -60,6 +65,15 @@ func (a *analysis) signatureCoverage() *report.Finding {
 	}
 	if inv.placeholders > 0 {
 		v.add(report.Low, report.Msg("signature-coverage.placeholder-values", "values", inv.placeholders))
+	}
+	if t.notValidAtSigning > 0 {
+		v.add(report.Medium, report.Msg("signature-coverage.certificate-not-valid-at-signing", "signatures", t.notValidAtSigning))
+	}
+	if t.weakDigest > 0 {
+		v.add(report.Low, report.Msg("signature-coverage.weak-digest", "signatures", t.weakDigest))
+	}
+	if len(t.unchecked) > 0 {
+		v.add(report.Low, report.Msg("signature-coverage.integrity-unchecked", "signatures", t.uncheckedCount, "reasons", report.Kind(strings.Join(t.unchecked, ", "))))
 	}
 	if len(v.msgs) == 0 && len(inv.sigs) == 0 {
 		v.add(report.Info, report.Msg("signature-coverage.unsigned-fields", "fields", inv.emptyFields))
@@ -82,6 +96,13 @@ type coverageTally struct {
 	list                       []map[string]any
 	// seen holds the range anomalies found, so the message names them.
 	seen map[string]bool
+	// broken names each signature whose integrity check failed
+	// ("revision 2, object 12: digest-mismatch"); unchecked lists the
+	// distinct reasons signatures could not be checked.
+	broken                        []string
+	unchecked                     []string
+	uncheckedCount                int
+	notValidAtSigning, weakDigest int
 }
 
 // rangeAnomalies is every anomaly name, in the order messages list them.
@@ -116,6 +137,7 @@ func (a *analysis) tally(inv *sigInventory) coverageTally {
 		e := a.signatureEvidence(s, contentAfter(base) > 0)
 		e["modificationLevel"] = modificationLevel(kinds, base, len(a.revisionSpans())-base)
 		t.list = append(t.list, e)
+		t.countIntegrity(s)
 		switch {
 		case s.kind == sigUsageRights:
 			// Usage rights enable viewer features; they vouch for no content.
@@ -173,6 +195,7 @@ func (a *analysis) signatureEvidence(s *signature, contentAfter bool) map[string
 	if s.kind == sigCertification {
 		e["docMdpP"] = s.p
 	}
+	a.integrityEvidence(e, s)
 	a.untrusted(e, "field", s.field)
 	a.untrusted(e, "subFilter", string(s.dict.Name("SubFilter")))
 	a.untrusted(e, "reason", cos.Text(a.resolve(s.dict.Get("Reason"))))
