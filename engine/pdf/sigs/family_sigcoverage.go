@@ -43,14 +43,14 @@ func (a *analysis) signatureCoverage() *report.Finding {
 	report.Capped(ev, "removedSignatures", removed)
 
 	var v variants
-	if len(t.broken) > 0 {
-		v.add(report.High, report.Msg("signature-coverage.integrity-broken", "signatures", len(t.broken), "failures", report.Kind(strings.Join(t.broken, "; "))))
-	}
 	if len(gone.removed) > 0 {
 		v.add(report.High, report.Msg("signature-coverage.signature-removed", "removed", len(gone.removed)))
 	}
 	if t.anomalous > 0 {
 		v.add(report.High, report.Msg("signature-coverage.range-anomaly", "signatures", t.anomalous, "anomalies", report.Kind(strings.Join(t.anomalies(), ", "))))
+	}
+	if len(t.broken) > 0 {
+		v.add(report.High, report.Msg("signature-coverage.integrity-broken", "signatures", len(t.broken), "failures", report.Kind(strings.Join(t.broken, "; "))))
 	}
 	if t.contentRevisions > 0 {
 		// Page content changed under a signature, approval, certification
@@ -140,8 +140,9 @@ func (a *analysis) tally(inv *sigInventory) coverageTally {
 		t.countIntegrity(s)
 		switch {
 		case s.kind == sigUsageRights:
-			// Usage rights enable viewer features; they vouch for no content.
-			if len(s.cov.anomalies) > 0 {
+			// Usage rights enable viewer features; they vouch for no
+			// content, so a broken range or digest is only low.
+			if len(s.cov.anomalies) > 0 || (s.integ != nil && s.integ.broken()) {
 				t.usageRightsAnomalous++
 			}
 			continue

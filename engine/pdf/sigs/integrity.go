@@ -184,6 +184,8 @@ func (t *coverageTally) countIntegrity(s *signature) {
 		return
 	}
 	switch {
+	case in.broken() && s.kind == sigUsageRights:
+		// counted with the usage-rights anomalies
 	case in.broken():
 		t.broken = append(t.broken, fmt.Sprintf("revision %d, object %d: %s", s.cov.base(), s.num, in.Verdict))
 	case in.Verdict != cms.Verified:
