@@ -114,7 +114,11 @@ func signValue(pdf []byte, at int, covered []byte) []byte {
 		b.AddASN1ObjectIdentifier(oidSignedData)
 		b.AddASN1(cbasn1.Tag(0).Constructed().ContextSpecific(), func(b *cryptobyte.Builder) {
 			b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
-				b.AddASN1Int64(1)
+				version := int64(1)
+				if encapsulated != nil && sub == "ETSI.RFC3161" {
+					version = 3 // RFC 5652 5.1: content other than id-data
+				}
+				b.AddASN1Int64(version)
 				b.AddASN1(cbasn1.SET, func(b *cryptobyte.Builder) { algorithm(b, oidSHA256) })
 				b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
 					b.AddASN1ObjectIdentifier(contentType)

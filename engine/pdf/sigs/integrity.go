@@ -25,7 +25,7 @@ const maxContentsBytes = 4 << 20
 
 // Reasons of our own beside those of engine/pdf/sigs/cms.
 const (
-	reasonByteRange = "byte-range-unreadable"
+	reasonByteRange = "byte-range-unreadable" // not pairs of numbers, or starting past the end
 	reasonSubFilter = "subfilter"
 	reasonBudget    = "check-budget"
 	reasonTooLarge  = "signature-too-large"
@@ -126,21 +126,23 @@ func (a *analysis) integrityOf(s *signature) *integrity {
 	return in
 }
 
-// signedParts are the bytes the /ByteRange covers, when it is readable
-// and inside the file.
+// signedParts are the bytes the /ByteRange names: pairs of offset and
+// length, as validators read them (pyHanko and poppler hash a single pair,
+// or a range running past the end of the file up to that end, just the
+// same; the coverage check reports both as anomalies).
 func (a *analysis) signedParts(s *signature) ([][]byte, bool) {
 	br := s.cov.byteRange
-	if len(br) != 4 {
+	if len(br) < 2 || len(br)%2 != 0 {
 		return nil, false
 	}
 	n := int64(len(a.f.Data))
 	var parts [][]byte
-	for i := 0; i < 4; i += 2 {
+	for i := 0; i < len(br); i += 2 {
 		start, l := br[i], br[i+1]
-		if start < 0 || l < 0 || start > n || l > n-start {
+		if start < 0 || l < 0 || start > n {
 			return nil, false
 		}
-		parts = append(parts, a.f.Data[start:start+l])
+		parts = append(parts, a.f.Data[start:start+min(l, n-start)])
 	}
 	return parts, true
 }
