@@ -98,11 +98,19 @@ func (d *Document) viewPages(catalog *cos.Dict, rev int) []sigs.Page {
 	return out
 }
 
-// readSigned sets document.signed: any signature value in the newest view.
+// readSigned sets document.signed (any signature value in the newest view)
+// and document.signatures, each with its integrity.
 // It runs as a step of its own so that a fault in the inventory leaves the
 // rest of the document block intact.
 func (a *analysis) readSigned() {
-	a.r.Document.Signed = a.signatureAnalysis().Signed()
+	sa := a.signatureAnalysis()
+	a.r.Document.Signed = sa.Signed()
+	facts := sa.SignatureFacts()
+	a.r.Document.SignaturesTotal = len(facts)
+	if len(facts) > report.MaxArray {
+		facts, a.r.Document.SignaturesTruncated = facts[:report.MaxArray], true
+	}
+	a.r.Document.Signatures = facts
 }
 
 // revisionChanges classifies what each appended revision wrote.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/doctrust/doctrust/engine/pdf/cos"
 	"github.com/doctrust/doctrust/engine/pdf/sigs/cms"
+	"github.com/doctrust/doctrust/engine/report"
 )
 
 // Integrity is not trust: these checks establish that the signed bytes
@@ -249,4 +250,25 @@ func (a *analysis) integrityEvidence(e map[string]any, s *signature) {
 		signer["keyBits"] = in.KeyBits
 	}
 	e["signer"] = signer
+}
+
+// signatureFacts is the document block's list (report.Document.Signatures).
+func (a *analysis) signatureFacts() []report.SignatureFact {
+	inv := a.signatures()
+	a.checkIntegrity(inv)
+	var out []report.SignatureFact
+	for _, s := range inv.sigs {
+		f := report.SignatureFact{Kind: s.kind, Revision: s.cov.base(), Integrity: string(s.integ.Verdict)}
+		if s.integ.Verdict != cms.Verified {
+			f.IntegrityReason = s.integ.Reason
+		}
+		if v := report.Untrusted(string(s.dict.Name("SubFilter"))); v != "" {
+			f.SubFilter = v
+		}
+		if c := s.integ.Signer; c != nil && !a.f.Sealed() {
+			f.SignerCN = report.Untrusted(c.SubjectCN())
+		}
+		out = append(out, f)
+	}
+	return out
 }
