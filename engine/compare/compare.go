@@ -92,6 +92,9 @@ func Compare(ctx context.Context, original, candidate []byte, opt Options) (*Rep
 		r.Differences = differences(o, c)
 		r.differenceFindings()
 	}
+	if r.Relationship != Identical {
+		r.signatureFindings(o.Signatures, c.Signatures)
+	}
 	r.sortFindings()
 	return r, nil
 }

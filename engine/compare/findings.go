@@ -40,6 +40,7 @@ var severities = [...]struct {
 	{"metadata-changed", report.Low},
 	{"producer-changed", report.Low},
 	{"structure-changed", report.Info},
+	{"signature-integrity-changed", report.High},
 }
 
 // Severity returns a finding id's severity (for docs and tests).

@@ -72,6 +72,7 @@ var catalogue = slices.Concat(declaredCatalogue, []entry{
 	{"compare.metadata-changed", "Metadata differs", "Between the files, {info#Info field|Info fields} and {xmp#XMP property|XMP properties} differ."},
 	{"compare.producer-changed", "Producing software differs", "The files name different producing or creating software."},
 	{"compare.structure-changed", "Object structure differs", "The original holds {original#object|objects} and the candidate {candidate}, or their cross-reference styles differ."},
+	{"compare.signature-integrity-changed", "Signature integrity differs", "{signatures#signature present in both files has|signatures present in both files have} a different integrity in each: the bytes {signatures?it covers|they cover} differ between the files."},
 	// end of compare findings
 
 	// issuer baselines (engine/baseline)
