@@ -182,7 +182,7 @@ func TestSignatureCoverageIntact(t *testing.T) {
 				// pdftest.Seal signs with its Ed25519 key (issue 38).
 				"integrity": "verified", "digestAlgorithm": "sha256", "claimedSigningTime": "2025-01-01T12:00:00Z",
 				"signer": map[string]any{
-					"subjectCN": "pdftest signer", "issuerCN": "pdftest signer", "serial": "26", "selfIssued": true,
+					"subjectCN": "pdftest signer", "issuerCN": "pdftest signer", "serial": "26", "selfIssued": true, "selfSigned": true,
 					"notBefore": "2000-01-01T00:00:00Z", "notAfter": "2099-01-01T00:00:00Z", "validAtSigningTime": true,
 					"keyType": "ed25519", "keyBits": 256,
 				},

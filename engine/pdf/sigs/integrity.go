@@ -233,6 +233,7 @@ func (a *analysis) integrityEvidence(e map[string]any, s *signature) {
 	signer := map[string]any{
 		"serial":     c.SerialHex(),
 		"selfIssued": c.SelfIssued(),
+		"selfSigned": c.SelfSigned(),
 	}
 	a.untrusted(signer, "subjectCN", c.SubjectCN())
 	a.untrusted(signer, "issuerCN", c.IssuerCN())

@@ -62,7 +62,7 @@ func TestIntegrityOfSignedFixtures(t *testing.T) {
 				}
 			case name == "notice-expired-certificate.pdf":
 				expect(t, fd, report.Medium, "signature-coverage.certificate-not-valid-at-signing")
-				if s := sigs[0]["signer"].(map[string]any); s["validAtSigningTime"] != false || s["subjectCN"] != "Fixture Expired Signer" {
+				if s := sigs[0]["signer"].(map[string]any); s["validAtSigningTime"] != false || s["subjectCN"] != "Fixture Expired Signer" || s["selfSigned"] != true || s["keyType"] != "rsa" || s["keyBits"] != 2048 {
 					t.Errorf("signer facts %v", s)
 				}
 			case name == "notice-sha1-digest-2024.pdf":

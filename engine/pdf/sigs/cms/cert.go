@@ -2,6 +2,7 @@ package cms
 
 import (
 	"bytes"
+	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/asn1"
 	"time"
@@ -102,6 +103,17 @@ func (c *Certificate) IssuerCN() string  { return commonName(c.RawIssuer) }
 
 // SelfIssued reports a certificate whose issuer is its subject.
 func (c *Certificate) SelfIssued() bool { return bytes.Equal(c.RawIssuer, c.RawSubject) }
+
+// SelfSigned reports a self-issued certificate whose signature its own key
+// verifies. It is false when crypto/x509 cannot read the certificate or
+// refuses its algorithm (SHA-1 and MD5 signatures among them).
+func (c *Certificate) SelfSigned() bool {
+	if !c.SelfIssued() {
+		return false
+	}
+	x, err := x509.ParseCertificate(c.Raw)
+	return err == nil && x.CheckSignature(x.SignatureAlgorithm, x.RawTBSCertificate, x.Signature) == nil
+}
 
 func commonName(raw []byte) string {
 	var rdn pkix.RDNSequence
