@@ -79,6 +79,8 @@ func TestIntegrityPeers(t *testing.T) {
 		t.Skip(msg)
 	}
 	files, _ := filepath.Glob(filepath.Join(detectionDir, "signed", "*.pdf"))
+	pyhanko, _ := filepath.Glob(filepath.Join(detectionDir, "signed-pyhanko", "*.pdf"))
+	files = append(files, pyhanko...)
 	if dir, err := filepath.Abs("../../shared/corpus"); err == nil {
 		_ = filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 			if err == nil && !d.IsDir() && strings.HasSuffix(path, ".pdf") {
