@@ -197,6 +197,12 @@ func (t *coverageTally) countIntegrity(s *signature) {
 			t.unchecked = append(t.unchecked, in.Reason)
 		}
 	}
+	if s.kind == sigUsageRights {
+		// Reader's usage rights vouch for no content: how strong their
+		// digest is, or when Adobe's certificate expired, says nothing
+		// about the document.
+		return
+	}
 	if valid, known := in.validAtSigning(); known && !valid {
 		t.notValidAtSigning++
 	}
