@@ -1,11 +1,13 @@
 package sigs_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/doctrust/doctrust/engine/pdf/pdftest"
 	"github.com/doctrust/doctrust/engine/report"
 )
 
@@ -91,5 +93,34 @@ func expect(t *testing.T, fd *report.Finding, sev report.Severity, code string) 
 	t.Helper()
 	if fd.Severity != sev || fd.Message.Code != code {
 		t.Errorf("%s %s, want %s %s", fd.Severity, fd.Message.Code, sev, code)
+	}
+}
+
+// TestIntegrityBudget: beyond the first 64 signatures of a document none
+// is hashed; each is unreadable for the check budget, and says so.
+func TestIntegrityBudget(t *testing.T) {
+	const n = 66
+	b := pdftest.OnePage("x")
+	var fields []string
+	for i := 0; i < n; i++ {
+		field, value := 10+2*i, 11+2*i
+		b.Set(field, fmt.Sprintf("<< /FT /Sig /T (s%d) /V %d 0 R >>", i, value))
+		b.Set(value, pdftest.SigDict("Sig", "adbe.pkcs7.detached", 16, ""))
+		fields = append(fields, fmt.Sprintf("%d 0 R", field))
+	}
+	b.Set(pdftest.CatalogObj, pdftest.CatalogDict("/AcroForm << /Fields ["+strings.Join(fields, " ")+"] >>"))
+	fd := open(t, pdftest.Seal(b.Bytes())).SignatureCoverage()
+	if fd == nil || fd.Evidence["signatureCount"] != n {
+		t.Fatalf("finding %+v", fd)
+	}
+	facts := open(t, pdftest.Seal(b.Bytes())).SignatureFacts()
+	budget := 0
+	for _, f := range facts {
+		if f.Integrity == "unreadable" && f.IntegrityReason == "check-budget" {
+			budget++
+		}
+	}
+	if len(facts) != n || budget != n-64 {
+		t.Errorf("%d signatures, %d beyond the budget; want %d and %d", len(facts), budget, n, n-64)
 	}
 }
