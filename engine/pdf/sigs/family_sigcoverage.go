@@ -66,6 +66,9 @@ func (a *analysis) signatureCoverage() *report.Finding {
 	if inv.placeholders > 0 {
 		v.add(report.Low, report.Msg("signature-coverage.placeholder-values", "values", inv.placeholders))
 	}
+	if t.stampBroken > 0 {
+		v.add(report.Medium, report.Msg("signature-coverage.timestamp-integrity-broken", "signatures", t.stampBroken))
+	}
 	if t.notValidAtSigning > 0 {
 		v.add(report.Medium, report.Msg("signature-coverage.certificate-not-valid-at-signing", "signatures", t.notValidAtSigning))
 	}
@@ -103,6 +106,7 @@ type coverageTally struct {
 	unchecked                     []string
 	uncheckedCount                int
 	notValidAtSigning, weakDigest int
+	stampBroken                   int
 }
 
 // rangeAnomalies is every anomaly name, in the order messages list them.

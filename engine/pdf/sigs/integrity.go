@@ -219,6 +219,9 @@ func (t *coverageTally) countIntegrity(s *signature) {
 		// about the document.
 		return
 	}
+	if in.stamp != nil && (in.stamp.Verdict == cms.DigestMismatch || in.stamp.Verdict == cms.SignatureInvalid) {
+		t.stampBroken++
+	}
 	if valid, known := in.validAtSigning(); known && !valid {
 		t.notValidAtSigning++
 	}
