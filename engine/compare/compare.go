@@ -96,6 +96,7 @@ func Compare(ctx context.Context, original, candidate []byte, opt Options) (*Rep
 	if r.Relationship != Identical {
 		r.PageText = pageText(oText, cText)
 		r.textFindings()
+		r.signatureFindings(o.Signatures, c.Signatures)
 	}
 	r.sortFindings()
 	return r, nil

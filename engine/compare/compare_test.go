@@ -268,3 +268,43 @@ func TestSeverityIDsUnique(t *testing.T) {
 		seen[e.id] = true
 	}
 }
+
+// TestSignatureIntegrityChanged: a signed file against its twin with a
+// same-length edit under the signature notes the signature whose integrity
+// differs; against its twin with a changed /Contents padding byte, which no
+// range covers, it does not (issue 38).
+func TestSignatureIntegrityChanged(t *testing.T) {
+	read := func(name string) []byte {
+		data, err := os.ReadFile(filepath.Join("../testdata/detection/signed", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	genuine := read("genuine-rsa-pkcs1.pdf")
+	r := run(t, genuine, read("forged-rsa-pkcs1-edit-range2.pdf"))
+	wantFindings(t, r, "signature-integrity-changed")
+	for _, f := range r.Findings {
+		if f.ID == "signature-integrity-changed" && (f.Severity != report.High || f.Message.Params["signatures"] != 1) {
+			t.Errorf("finding %+v", f)
+		}
+	}
+	if r := run(t, genuine, read("padding-rsa-pkcs1.pdf")); hasFinding(r, "signature-integrity-changed") {
+		t.Errorf("padding change noted: %+v", r.Findings)
+	}
+	// Appending a revision keeps the first signature's integrity.
+	two := read("genuine-incremental-two-signatures.pdf")
+	if r := run(t, two[:bytesIndexSecondRevision(t, two)], two); hasFinding(r, "signature-integrity-changed") || r.Relationship != Extends {
+		t.Errorf("%s: %+v", r.Relationship, r.Findings)
+	}
+}
+
+// bytesIndexSecondRevision is where the first revision of a two-revision
+// fixture ends.
+func bytesIndexSecondRevision(t *testing.T, data []byte) int {
+	i := strings.Index(string(data), "%%EOF\n")
+	if i < 0 {
+		t.Fatal("no end-of-file marker")
+	}
+	return i + len("%%EOF\n")
+}

@@ -42,6 +42,7 @@ var severities = [...]struct {
 	{"structure-changed", report.Info},
 	{"figures-changed", report.Medium},
 	{"words-changed", report.Low},
+	{"signature-integrity-changed", report.High},
 }
 
 // Severity returns a finding id's severity (for docs and tests).

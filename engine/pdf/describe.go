@@ -7,6 +7,7 @@ import (
 
 	"github.com/doctrust/doctrust/engine/pdf/cos"
 	"github.com/doctrust/doctrust/engine/pdf/file"
+	"github.com/doctrust/doctrust/engine/report"
 )
 
 // Description is the structural summary of one PDF that a comparison of
@@ -43,6 +44,9 @@ type Description struct {
 	// Habits are the writing habits of the program that saved the file
 	// (habits.go).
 	Habits Habits
+	// Signatures are the signatures and document timestamps with the
+	// integrity of each, as the document block lists them.
+	Signatures []report.SignatureFact
 }
 
 // PageGeometry is one page's boxes and rotation.
@@ -80,6 +84,7 @@ func (doc *Document) Describe(ctx context.Context) (*Description, error) {
 	a.safe("strings", func() { a.describeStrings(d) })
 	a.safe("pages", func() { a.describePages(d) })
 	a.safe("habits", func() { a.describeHabits(d) })
+	a.safe("signatures", func() { d.Signatures = a.signatureAnalysis().SignatureFacts() })
 	if ctx.Err() != nil {
 		return nil, ErrDeadline
 	}

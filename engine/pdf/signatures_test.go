@@ -179,6 +179,13 @@ func TestSignatureCoverageIntact(t *testing.T) {
 				"contentTouchedAfter": false, "locksFields": false, "modificationLevel": "none",
 				"byteRange": br[:], "anomalies": []string{}, "anomaliesTotal": 0, "anomaliesTruncated": false,
 				"subFilter": "adbe.pkcs7.detached", "reason": "approved", "location": "Paris", "signingTime": "2025-01-01T12:00:00Z",
+				// pdftest.Seal signs with its Ed25519 key (issue 38).
+				"integrity": "verified", "digestAlgorithm": "sha256", "claimedSigningTime": "2025-01-01T12:00:00Z",
+				"signer": map[string]any{
+					"subjectCN": "pdftest signer", "issuerCN": "pdftest signer", "serial": "26", "selfIssued": true, "selfSigned": true,
+					"notBefore": "2000-01-01T00:00:00Z", "notAfter": "2099-01-01T00:00:00Z", "validAtSigningTime": true,
+					"keyType": "ed25519", "keyBits": 256,
+				},
 			})
 			absent(t, r, "signature-permissions")
 		})
@@ -263,7 +270,7 @@ func TestSignatureCoverageAppends(t *testing.T) {
 func tamper(t *testing.T, change func(br [4]int) [4]int) []byte {
 	t.Helper()
 	signed := signedForm(signOpts{})
-	return pdftest.SetByteRange(signed, 0, change(pdftest.ByteRanges(signed)[0]))
+	return pdftest.Resign(pdftest.SetByteRange(signed, 0, change(pdftest.ByteRanges(signed)[0])), 0)
 }
 
 // oneRange rewrites the fixture's byte range as a single range, padded so
@@ -350,6 +357,18 @@ func TestSignatureCoverageRangeAnomalies(t *testing.T) {
 		eq(t, "signatureCount", s.Evidence["signatureCount"], 0)
 		eq(t, "signed", r.Document["signed"], true)
 	})
+
+	// A usage-rights signature whose bytes were edited in place fails its
+	// digest; it vouches for no content, so that is low too (issue 38).
+	t.Run("usage rights digest mismatch is low", func(t *testing.T) {
+		b := pdftest.OnePage("Total 100.00")
+		b.Set(7, pdftest.SigDict("Sig", "adbe.pkcs7.detached", 16, "/Reference [<< /TransformMethod /UR3 >>]"))
+		b.Set(pdftest.CatalogObj, pdftest.CatalogDict("/Perms << /UR3 7 0 R >>"))
+		data := bytes.Replace(pdftest.Seal(b.Bytes()), []byte("Total 100.00"), []byte("Total 900.00"), 1)
+		s := must(t, analyze(t, data, full), "signature-coverage")
+		expect(t, s, report.Low, "signature-coverage.usage-rights-anomaly")
+		eq(t, "integrity", list(t, s.Evidence, "signatures")[0]["integrity"], "digest-mismatch")
+	})
 }
 
 func TestSignatureRemoved(t *testing.T) {
@@ -422,7 +441,7 @@ func TestSignatureInventoryFacts(t *testing.T) {
 	// A placeholder is an unsigned field, not a signature that is intact
 	// (issue 25 item 5; it was reported signed and intact, info).
 	t.Run("placeholder value never signed", func(t *testing.T) {
-		data := bytes.Replace(signedForm(signOpts{}), []byte("/Contents <3080"), []byte("/Contents <0000"), 1)
+		data := zeroContents(signedForm(signOpts{}))
 		r := analyze(t, data, full)
 		eq(t, "signed", r.Document["signed"], false)
 		s := must(t, r, "signature-coverage")
@@ -558,4 +577,15 @@ func TestSignatureHostile(t *testing.T) {
 		eq(t, "revisionsAssessedTotal", p.Evidence["revisionsAssessedTotal"], 150)
 		eq(t, "revisionsAssessedTruncated", p.Evidence["revisionsAssessedTruncated"], true)
 	})
+}
+
+// zeroContents blanks the first signature value's digits, as a signing
+// tool leaves the space it reserved and never filled.
+func zeroContents(pdf []byte) []byte {
+	out := bytes.Clone(pdf)
+	c := bytes.Index(out, []byte("/Contents <")) + len("/Contents <")
+	for i := c; out[i] != '>'; i++ {
+		out[i] = '0'
+	}
+	return out
 }

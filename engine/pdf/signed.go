@@ -30,7 +30,7 @@ var signatureCoverageFamily = declaration{
 	ID:      "signature-coverage",
 	Order:   40,
 	Run:     (*analysis).signatureCoverage,
-	Summary: "What each signature's byte range covers and what was appended after it.",
+	Summary: "What each signature's byte range covers, whether its digest and signature hold, and what was appended after it.",
 	Evidence: []string{
 		"signatureCount", "timestampCount", "usageRightsCount", "certified", "dss",
 		"emptySignatureFields", "emptySignatureValues", "unsignedRevisions", "contentRevisionsAfter",
@@ -38,14 +38,19 @@ var signatureCoverageFamily = declaration{
 		"removedSignatures[]",
 	},
 	Variants: []report.VariantDecl{
+		{Code: "integrity-broken", Severity: report.High, Title: "Signature integrity broken", Text: "{signatures#signature|signatures} failed the integrity check ({failures}): the signed bytes or signed attributes are not those the signer's key signed."},
 		{Code: "signature-removed", Severity: report.High, Title: "Signature removed", Text: "{removed#signature|signatures} attached in an earlier revision {removed?is|are} no longer attached to the document."},
 		{Code: "range-anomaly", Severity: report.High, Title: "Signature byte range anomaly", Text: "{signatures#signature has|signatures have} a byte range that does not cover {signatures?its|their} revision exactly: {anomalies}."},
 		{Code: "content-after-signing", Severity: report.High, Title: "Content changed after signing", Text: "{revisions#revision|revisions} appended after a signature changed page content, pages or page images."},
 		{Code: "unsigned-changes", Severity: report.Low, Title: "Unsigned changes after the last signature", Text: "{revisions#revision|revisions} appended after the last signature {revisions?is|are} covered by no signature and {revisions?changes|change} more than validation data and metadata."},
-		{Code: "usage-rights-anomaly", Severity: report.Low, Title: "Usage-rights signature no longer covers the file", Text: "{signatures#usage-rights signature|usage-rights signatures}, which enable viewer features and vouch for no content, have a byte range that does not cover their revision exactly."},
+		{Code: "usage-rights-anomaly", Severity: report.Low, Title: "Usage-rights signature no longer covers the file", Text: "{signatures#usage-rights signature|usage-rights signatures}, which enable viewer features and vouch for no content, {signatures?has|have} a byte range that does not cover {signatures?its|their} revision exactly or a digest that no longer matches."},
 		{Code: "placeholder-values", Severity: report.Low, Title: "Signature fields look signed but are not", Text: "{values#signature value carries|signature values carry} no signature bytes (no signature contents, or only zero bytes): the fields state signer details but nothing was signed."},
+		{Code: "timestamp-integrity-broken", Severity: report.Medium, Title: "Signature timestamp broken", Text: "{signatures#signature carries|signatures carry} a signature timestamp that fails its integrity check: the time of signing it would prove is not established."},
+		{Code: "certificate-not-valid-at-signing", Severity: report.Medium, Title: "Signer certificate not valid when signed", Text: "{signatures#signature|signatures} {signatures?names|name} a signing time outside the validity period of {signatures?its|their} own signer certificate."},
+		{Code: "weak-digest", Severity: report.Low, Title: "Weak digest in a recent signature", Text: "{signatures#signature|signatures} made after 2017 {signatures?uses|use} MD5 or SHA-1 to digest the document."},
+		{Code: "integrity-unchecked", Severity: report.Low, Title: "Signature integrity not checked", Text: "The integrity of {signatures#signature|signatures} could not be checked ({reasons})."},
 		{Code: "unsigned-fields", Severity: report.Info, Title: "Unsigned signature fields", Text: "{fields#signature field carries|signature fields carry} no signature value: the document is not signed."},
-		{Code: "intact", Severity: report.Info, Title: "Signatures cover their revisions", Text: "Signatures and document timestamps cover their revisions ({signatures#signature|signatures}, {timestamps#timestamp|timestamps}); anything appended after them is validation data, metadata or covered by a later signature. Signatures were not validated cryptographically."},
+		{Code: "intact", Severity: report.Info, Title: "Signatures cover their revisions", Text: "Signatures and document timestamps cover their revisions ({signatures#signature|signatures}, {timestamps#timestamp|timestamps}); anything appended after them is validation data, metadata or covered by a later signature. Integrity verified (each digest and signature checked with the certificate the signature embeds); the signer's identity was not validated against any trust list."},
 	},
 }
 
@@ -95,11 +100,19 @@ func (d *Document) viewPages(catalog *cos.Dict, rev int) []sigs.Page {
 	return out
 }
 
-// readSigned sets document.signed: any signature value in the newest view.
+// readSigned sets document.signed (any signature value in the newest view)
+// and document.signatures, each with its integrity.
 // It runs as a step of its own so that a fault in the inventory leaves the
 // rest of the document block intact.
 func (a *analysis) readSigned() {
-	a.r.Document.Signed = a.signatureAnalysis().Signed()
+	sa := a.signatureAnalysis()
+	a.r.Document.Signed = sa.Signed()
+	facts := sa.SignatureFacts()
+	a.r.Document.SignaturesTotal = len(facts)
+	if len(facts) > report.MaxArray {
+		facts, a.r.Document.SignaturesTruncated = facts[:report.MaxArray], true
+	}
+	a.r.Document.Signatures = facts
 }
 
 // revisionChanges classifies what each appended revision wrote.

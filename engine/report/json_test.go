@@ -53,6 +53,11 @@ func fullReport() *Report {
 	r.Document.Producer, r.Document.Creator = Str("prod"), Str("crea\u2028tor")
 	r.Document.CreationDate, r.Document.ModDate = Str("2020-01-01T00:00:00Z"), Str("x")
 	r.Document.Encrypted, r.Document.Signed, r.Document.Pages = true, true, 7
+	r.Document.Signatures = []SignatureFact{
+		{Kind: "approval", Revision: 1, SubFilter: "ETSI.CAdES.detached", Integrity: "verified", SignerCN: "Ann <b>"},
+		{Kind: "timestamp", Revision: 2, Integrity: "unreadable", IntegrityReason: "cms-malformed"},
+	}
+	r.Document.SignaturesTotal = 2
 	r.Image = &ImageBlock{Format: "jpeg", Walked: true, Width: &w, Height: &h, CameraMake: Str("Canon"), CameraModel: Str("EOS"),
 		MetadataContainers: []string{"exif", "xmp"}, JPEGQuality: &q, Encoder: Str("libjpeg")}
 	r.Office = &OfficeBlock{Format: "docx", Application: Str("Word"), AppVersion: Str("16.0"), LastModifiedBy: Str("me"),

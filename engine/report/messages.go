@@ -74,6 +74,7 @@ var catalogue = slices.Concat(declaredCatalogue, []entry{
 	{"compare.figures-changed", "Figures changed on the pages", "{figures#figure|figures} on {pages#page|pages} {figures?reads|read} differently in the candidate than in the original."},
 	{"compare.words-changed", "Words changed on the pages", "{words#word|words} on {pages#page|pages} {words?differs|differ} between the original and the candidate."},
 	{"compare.structure-changed", "Object structure differs", "The original holds {original#object|objects} and the candidate {candidate}, or their cross-reference styles differ."},
+	{"compare.signature-integrity-changed", "Signature integrity differs", "{signatures#signature present in both files has|signatures present in both files have} a different integrity in each: the bytes {signatures?it covers|they cover} differ between the files."},
 	// end of compare findings
 
 	// issuer baselines (engine/baseline)

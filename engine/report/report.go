@@ -76,6 +76,28 @@ type Document struct {
 	// dashboard renders those prefixes; at most MaxArray are listed
 	// (revisions says how many there are).
 	RevisionLengths []int64 `json:"revisionLengths,omitempty"`
+	// Signatures lists a PDF's signatures and document timestamps in file
+	// order with the integrity of each (issue 38), cut to MaxArray; absent
+	// when there are none. SignaturesTotal counts them all.
+	Signatures          []SignatureFact `json:"signatures,omitempty"`
+	SignaturesTotal     int             `json:"signaturesTotal,omitempty"`
+	SignaturesTruncated bool            `json:"signaturesTruncated,omitempty"`
+}
+
+// SignatureFact is one signature of the document block: what it is, which
+// revision it vouches for and whether its digest and signature hold. The
+// signer's common name is attacker-authored (report.Untrusted) and no
+// trust verdict: nothing is checked against a trust list.
+type SignatureFact struct {
+	Kind      string `json:"kind"` // approval | certification | timestamp | usage-rights
+	Revision  int    `json:"revision"`
+	SubFilter string `json:"subFilter,omitempty"`
+	// Integrity is verified, digest-mismatch, signature-invalid,
+	// unsupported-algorithm or unreadable; IntegrityReason says why when
+	// it is not verified.
+	Integrity       string `json:"integrity"`
+	IntegrityReason string `json:"integrityReason,omitempty"`
+	SignerCN        string `json:"signerCN,omitempty"`
 }
 
 // ImageBlock is present when mediaType is image. Nil fields are facts the

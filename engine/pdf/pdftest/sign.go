@@ -8,11 +8,12 @@ import (
 	"strings"
 )
 
-// Structural signing: a signature dictionary whose /ByteRange is a
-// placeholder of fixed width and whose /Contents is a hexadecimal string of
-// zero bytes (no cryptography), then Seal, once the revision is laid out,
-// writes the byte range that covers the whole file but that string. The
-// numbers keep their width, so sealing moves no offset.
+// Signing: a signature dictionary whose /ByteRange is a placeholder of
+// fixed width and whose /Contents is a hexadecimal string of zero bytes,
+// then Seal, once the revision is laid out, writes the byte range that
+// covers the whole file but that string, and a signature over it into the
+// string (cms.go). The numbers keep their width, so sealing moves no
+// offset.
 //
 //	b := pdftest.OnePage("x")
 //	b.Set(7, pdftest.SigDict("Sig", "adbe.pkcs7.detached", 64, "/M (D:20250101000000Z)"))
@@ -29,12 +30,13 @@ var byteRangeRE = regexp.MustCompile(`/ByteRange \[(\d{10}) (\d{10}) (\d{10}) (\
 
 // SigDict returns a signature value dictionary: /Type typ (Sig or
 // DocTimeStamp), /SubFilter subFilter, the /ByteRange placeholder and a
-// /Contents of n bytes (n at least 2): the start of a DER sequence of
+// /Contents of n bytes (at least minContents, the room Seal's signature
+// needs): the start of a DER sequence of
 // indefinite length, padded with zeros as signing tools pad, so the value
 // is not an empty placeholder. extra adds keys ("/Reason (ok) /M (D:...)").
 func SigDict(typ, subFilter string, n int, extra string) string {
 	return fmt.Sprintf("<< /Type /%s /Filter /Adobe.PPKLite /SubFilter /%s %s /Contents <3080%s> %s >>",
-		typ, subFilter, byteRangeHole, strings.Repeat("0", 2*(n-2)), extra)
+		typ, subFilter, byteRangeHole, strings.Repeat("0", 2*(max(n, minContents)-2)), extra)
 }
 
 // Seal fills every byte-range placeholder of pdf with the range covering
@@ -68,6 +70,7 @@ func SealWith(pdf []byte, tamper func([4]int) [4]int) []byte {
 			br = tamper(br)
 		}
 		writeByteRange(out, at, br)
+		writeValue(out, at, start, end, br)
 	}
 }
 
@@ -102,4 +105,26 @@ func writeByteRange(out []byte, at int, br [4]int) {
 		panic(fmt.Sprintf("pdftest: byte range %v does not fit the placeholder", br))
 	}
 	copy(out[at:], s)
+}
+
+// Resign signs the i-th (0-based, in file order) sealed signature again
+// over the byte range it now states, as the tool that wrote such a range
+// would have; a range that reaches into the value's own digits or past the
+// file leaves the old value (which then no longer matches).
+func Resign(pdf []byte, i int) []byte {
+	out := bytes.Clone(pdf)
+	all := byteRangeRE.FindAllSubmatchIndex(out, -1)
+	if i >= len(all) {
+		panic(fmt.Sprintf("pdftest.Resign: no byte range %d", i))
+	}
+	at := all[i][0]
+	br := ByteRanges(out[at:])[0]
+	c := bytes.Index(out[at:], []byte("/Contents <"))
+	if c < 0 {
+		panic("pdftest.Resign: no /Contents after the byte range")
+	}
+	start := at + c + len("/Contents ")
+	end := start + bytes.IndexByte(out[start:], '>') + 1
+	writeValue(out, at, start, end, br)
+	return out
 }

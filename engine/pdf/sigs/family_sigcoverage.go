@@ -8,10 +8,12 @@ import (
 )
 
 // signatureCoverage reports what each signature's byte range covers, what
-// was appended after it, and signatures a later revision removed. Nothing
-// cryptographic is checked: no digest, no certificate, no timestamp token.
+// was appended after it, signatures a later revision removed, and whether
+// each signature's digest and signature hold (integrity.go). No
+// certificate is validated against a trust list.
 func (a *analysis) signatureCoverage() *report.Finding {
 	inv := a.signatures()
+	a.checkIntegrity(inv)
 	gone := a.removedSignatures()
 	if len(inv.sigs) == 0 && len(gone.removed) == 0 && inv.emptyFields+inv.placeholders == 0 {
 		return nil
@@ -47,6 +49,9 @@ func (a *analysis) signatureCoverage() *report.Finding {
 	if t.anomalous > 0 {
 		v.add(report.High, report.Msg("signature-coverage.range-anomaly", "signatures", t.anomalous, "anomalies", report.Kind(strings.Join(t.anomalies(), ", "))))
 	}
+	if len(t.broken) > 0 {
+		v.add(report.High, report.Msg("signature-coverage.integrity-broken", "signatures", len(t.broken), "failures", report.Kind(strings.Join(t.broken, "; "))))
+	}
 	if t.contentRevisions > 0 {
 		// Page content changed under a signature, approval, certification
 		// or timestamp alike: what was signed is no longer what shows.
@@ -60,6 +65,18 @@ func (a *analysis) signatureCoverage() *report.Finding {
 	}
 	if inv.placeholders > 0 {
 		v.add(report.Low, report.Msg("signature-coverage.placeholder-values", "values", inv.placeholders))
+	}
+	if t.stampBroken > 0 {
+		v.add(report.Medium, report.Msg("signature-coverage.timestamp-integrity-broken", "signatures", t.stampBroken))
+	}
+	if t.notValidAtSigning > 0 {
+		v.add(report.Medium, report.Msg("signature-coverage.certificate-not-valid-at-signing", "signatures", t.notValidAtSigning))
+	}
+	if t.weakDigest > 0 {
+		v.add(report.Low, report.Msg("signature-coverage.weak-digest", "signatures", t.weakDigest))
+	}
+	if len(t.unchecked) > 0 {
+		v.add(report.Low, report.Msg("signature-coverage.integrity-unchecked", "signatures", t.uncheckedCount, "reasons", report.Kind(strings.Join(t.unchecked, ", "))))
 	}
 	if len(v.msgs) == 0 && len(inv.sigs) == 0 {
 		v.add(report.Info, report.Msg("signature-coverage.unsigned-fields", "fields", inv.emptyFields))
@@ -82,6 +99,14 @@ type coverageTally struct {
 	list                       []map[string]any
 	// seen holds the range anomalies found, so the message names them.
 	seen map[string]bool
+	// broken names each signature whose integrity check failed
+	// ("revision 2, object 12: digest-mismatch"); unchecked lists the
+	// distinct reasons signatures could not be checked.
+	broken                        []string
+	unchecked                     []string
+	uncheckedCount                int
+	notValidAtSigning, weakDigest int
+	stampBroken                   int
 }
 
 // rangeAnomalies is every anomaly name, in the order messages list them.
@@ -116,10 +141,12 @@ func (a *analysis) tally(inv *sigInventory) coverageTally {
 		e := a.signatureEvidence(s, contentAfter(base) > 0)
 		e["modificationLevel"] = modificationLevel(kinds, base, len(a.revisionSpans())-base)
 		t.list = append(t.list, e)
+		t.countIntegrity(s)
 		switch {
 		case s.kind == sigUsageRights:
-			// Usage rights enable viewer features; they vouch for no content.
-			if len(s.cov.anomalies) > 0 {
+			// Usage rights enable viewer features; they vouch for no
+			// content, so a broken range or digest is only low.
+			if len(s.cov.anomalies) > 0 || (s.integ != nil && s.integ.broken()) {
 				t.usageRightsAnomalous++
 			}
 			continue
@@ -173,6 +200,7 @@ func (a *analysis) signatureEvidence(s *signature, contentAfter bool) map[string
 	if s.kind == sigCertification {
 		e["docMdpP"] = s.p
 	}
+	a.integrityEvidence(e, s)
 	a.untrusted(e, "field", s.field)
 	a.untrusted(e, "subFilter", string(s.dict.Name("SubFilter")))
 	a.untrusted(e, "reason", cos.Text(a.resolve(s.dict.Get("Reason"))))

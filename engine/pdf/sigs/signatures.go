@@ -40,6 +40,8 @@ type signature struct {
 	p     int
 	locks []fieldLock
 	cov   rangeCoverage
+	// integ is the integrity check, made on first need.
+	integ *integrity
 }
 
 // sigInventory is every signature of the newest view.
@@ -54,6 +56,8 @@ type sigInventory struct {
 	// placeholders counts values that carry no signature bytes; like empty
 	// fields they are unsigned, never inventoried as signatures (issue 25).
 	placeholders int
+
+	integrityDone bool
 }
 
 // signatures builds the inventory once; document.signed, signature-coverage

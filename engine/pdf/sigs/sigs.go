@@ -51,6 +51,10 @@ func New(in Input) *Analysis {
 // Signed reports a signature value in the newest view (document.signed).
 func (s *Analysis) Signed() bool { return len(s.a.signatures().sigs) > 0 }
 
+// SignatureFacts lists the signatures with their integrity for the
+// document block, in file order.
+func (s *Analysis) SignatureFacts() []report.SignatureFact { return s.a.signatureFacts() }
+
 // Signatures counts the signature values of the newest view.
 func (s *Analysis) Signatures() int { return len(s.a.signatures().sigs) }
 
