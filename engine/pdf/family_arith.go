@@ -45,7 +45,7 @@ var figureArithmeticFamily = declaration{
 		{Code: "table-break", Severity: report.Medium, Title: "Table figures do not add up",
 			Text: "In table {table}, row {row}, figures the table's own rows tie together (a running balance, a total, an invoice's or a payslip's sums) do not add up, while {held#other relation of its figures holds|other relations of its figures hold}."},
 		{Code: "formula-result", Severity: report.Medium, Title: "Saved formula results disagree",
-			Text: "In sheet {sheet}, {formulas#formula's saved result does|formulas' saved results do} not follow from the cells {formulas?it reads|they read}, while {held#other formula agrees|other formulas agree}: a figure was changed without the workbook being recalculated."},
+			Text: "In sheet {sheet}, {formulas#formula's saved result does|formulas' saved results do} not follow from the cells {formulas?it reads|they read}, while the saved results of {held#formula agree|formulas agree} with their inputs: a figure was changed without the workbook being recalculated."},
 		{Code: "written-apart", Text: "The figure that disagrees was written by a later revision or in a font its neighbours do not use."},
 	},
 }
