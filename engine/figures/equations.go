@@ -41,7 +41,6 @@ func byRole(rows []row) map[role]map[int]labelled {
 type term struct {
 	role role
 	sign int64
-	all  bool // every row of the role in the column adds (several tax rates)
 }
 
 // equation is result = Σ terms, named by a relation.

@@ -25,14 +25,6 @@ const (
 	sum // another total: "Totals", "Page total", "Summe"
 )
 
-// roleNames name the roles in evidence.
-var roleNames = [...]string{
-	plain: "line", forward: "forward", opening: "opening balance", closing: "closing balance",
-	moneyIn: "money in", moneyOut: "money out", subtotal: "subtotal", tax: "tax", shipping: "shipping",
-	discount: "discount", total: "total", paid: "paid", due: "amount due", gross: "gross pay",
-	deductions: "deductions", net: "net pay", sum: "total",
-}
-
 // phrases map label phrases, in the languages statements, invoices and
 // payslips are commonly printed in, to roles. The first matching entry
 // wins, so the specific phrases come before the words they contain
