@@ -1,6 +1,9 @@
 package figures
 
-import "sort"
+import (
+	"maps"
+	"slices"
+)
 
 // labelled is one figure a label names: the row and the cell.
 type labelled struct {
@@ -315,14 +318,7 @@ func only(m map[int]labelled) (labelled, bool) {
 	return labelled{}, false
 }
 
-func sortedCols(m map[int]labelled) []int {
-	cols := make([]int, 0, len(m))
-	for c := range m {
-		cols = append(cols, c)
-	}
-	sort.Ints(cols)
-	return cols
-}
+func sortedCols(m map[int]labelled) []int { return slices.Sorted(maps.Keys(m)) }
 
 func abs(x int64) int64 {
 	if x < 0 {

@@ -107,7 +107,7 @@ func TestFixtureHash(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h, err := ReportHash(body); err != nil || h != "5753c3abb861eac98df7baa9dc481633c3727452c72cf9f7e54673d1095470d5" {
+	if h, err := ReportHash(body); err != nil || h != "1144c00e0773b432bb2c1f5c71a0fdc9d43ddc2130348fd132ccd8644d7c22bc" {
 		t.Errorf("fixture hash %s (%v)", h, err)
 	}
 }
