@@ -154,6 +154,18 @@ func readAmount(ws []Word, i int, lim Limits) (cell, int) {
 	for end+1 < len(ws) && end+1-i < 4 && len(ws[end+1].Text) <= longest && ws[end+1].Box.X0-ws[end].Box.X1 <= lim.Gap*h {
 		end++
 	}
+	// An amount has two decimals: a span without them is none, and what
+	// may follow them is a mark or two (CR, a currency code, a minus).
+	core := -1
+	for k := i; k <= end && core < 0; k++ {
+		if hasCents(ws[k].Text) {
+			core = k
+		}
+	}
+	if core < 0 {
+		return cell{}, 0
+	}
+	end = min(end, core+2)
 	for j := end; j >= i; j-- {
 		parts := make([]string, 0, j-i+1)
 		for _, w := range ws[i : j+1] {
@@ -178,6 +190,21 @@ func readAmount(ws []Word, i int, lim Limits) (cell, int) {
 }
 
 func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
+
+// HasCents reports a word that may be an amount's core: a decimal mark
+// followed by exactly two digits. A line without one holds no amount, so a
+// caller need not keep it.
+func HasCents(s string) bool { return hasCents(s) }
+
+// hasCents reports a decimal mark followed by exactly two digits.
+func hasCents(s string) bool {
+	for k := 0; k+2 < len(s); k++ {
+		if (s[k] == '.' || s[k] == ',') && isDigit(s[k+1]) && isDigit(s[k+2]) && (k+3 == len(s) || !isDigit(s[k+3])) {
+			return true
+		}
+	}
+	return false
+}
 
 func union(a, b Box) Box {
 	return Box{min(a.X0, b.X0), min(a.Y0, b.Y0), max(a.X1, b.X1), max(a.Y1, b.Y1)}

@@ -1,7 +1,10 @@
 package pdf
 
 import (
+	"cmp"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/doctrust/doctrust/engine/figures"
 	"github.com/doctrust/doctrust/engine/pdf/paint"
@@ -53,9 +56,9 @@ var figureArithmeticFamily = declaration{
 // Bounds of what the walk keeps for the family.
 const (
 	maxFigureLines   = 8_000
-	maxFigurePageGly = 50_000
-	lineTolerance    = 0.35 // share of a glyph's height two baselines may differ by
-	wordGap          = 0.15 // share of the height that separates two words
+	maxFigurePageGly = 12_000 // glyphs on a page's figure lines; a denser page is no statement
+	lineTolerance    = 0.35   // share of a glyph's height two baselines may differ by
+	wordGap          = 0.15   // share of the height that separates two words
 )
 
 // figureFacts are the lines of figures the walk keeps, and the fonts their
@@ -63,6 +66,7 @@ const (
 type figureFacts struct {
 	lines []figures.Line
 	fonts map[*paint.Font]int
+	items []glyphItem // storage reused from page to page
 }
 
 // figureMark tags a word with its font and the revision that wrote it.
@@ -77,7 +81,9 @@ func (a *analysis) figuresPage(cp *contentPage) {
 	if f.fonts == nil {
 		f.fonts = map[*paint.Font]int{}
 	}
-	for _, ln := range pageLines(cp.paint, cp.number, f.fonts) {
+	var lines []figures.Line
+	lines, f.items = pageLines(cp.paint, cp.number, f.fonts, f.items[:0])
+	for _, ln := range lines {
 		if len(f.lines) >= maxFigureLines {
 			return
 		}
@@ -92,15 +98,52 @@ type glyphItem struct {
 	mark          int
 }
 
+// span is one run's glyphs in the page's item list, and where the run sits.
+type span struct {
+	yc, h, x0  float64
+	start, end int
+}
+
 // pageLines rebuilds a page's lines of words from its visible glyphs:
 // glyphs on one baseline (to a share of their height) form a line, and
 // a space or a gap wider than a share of the height ends a word. Only
-// lines that show a digit are kept.
-func pageLines(pg *paint.Page, page int, fonts map[*paint.Font]int) []figures.Line {
-	var items []glyphItem
+// lines that show an amount are kept.
+func pageLines(pg *paint.Page, page int, fonts map[*paint.Font]int, items []glyphItem) ([]figures.Line, []glyphItem) {
+	// Only the glyphs of lines that show an amount are sorted: a run is
+	// kept when a run showing two decimals sits on its baseline. A writer
+	// that shows a glyph at a time has no such run; its pages fall back to
+	// the runs that show a digit.
+	var bands, digitBands []float64 // centres of those runs
+	maxH, glyphs := 0.0, 0
 	for i := range pg.Text {
 		r := &pg.Text[i]
-		if !visible(r) || r.Clipped {
+		glyphs += len(r.Glyphs)
+		if !visible(r) || r.Clipped || !strings.ContainsAny(r.Text, "0123456789") {
+			continue
+		}
+		yc := (r.Box.Y0 + r.Box.Y1) / 2
+		digitBands = append(digitBands, yc)
+		if figures.HasCents(r.Text) {
+			bands = append(bands, yc)
+		}
+		maxH = max(maxH, r.Box.Height())
+	}
+	if len(bands) == 0 && len(pg.Text) > 0 && glyphs < 3*len(pg.Text) {
+		bands = digitBands
+	}
+	if len(bands) == 0 {
+		return nil, items // no amount on the page
+	}
+	slices.Sort(bands)
+	onFigureLine := func(r *paint.TextRun) bool {
+		yc, tol := (r.Box.Y0+r.Box.Y1)/2, lineTolerance*max(maxH, r.Box.Height())
+		k, _ := slices.BinarySearch(bands, yc-tol)
+		return k < len(bands) && bands[k] <= yc+tol
+	}
+	var spans []span
+	for i := range pg.Text {
+		r := &pg.Text[i]
+		if !visible(r) || r.Clipped || !onFigureLine(r) {
 			continue
 		}
 		id, ok := fonts[r.Font]
@@ -108,34 +151,55 @@ func pageLines(pg *paint.Page, page int, fonts map[*paint.Font]int) []figures.Li
 			id = len(fonts) + 1
 			fonts[r.Font] = id
 		}
+		if len(items)+len(r.Glyphs) > maxFigurePageGly {
+			return nil, items // a page of figures too dense to be a table people read
+		}
+		sp := span{start: len(items), yc: (r.Box.Y0 + r.Box.Y1) / 2, h: r.Box.Height(), x0: r.Box.X0}
 		for _, g := range r.Glyphs {
-			if len(items) >= maxFigurePageGly {
-				break
-			}
 			h := g.Box.Height()
 			if h <= 0 || g.Box.Width() < 0 {
 				continue
 			}
 			items = append(items, glyphItem{g.Box.X0, g.Box.X1, (g.Box.Y0 + g.Box.Y1) / 2, h, g.Text, figureMark(id, r.Revision)})
 		}
-	}
-	sort.SliceStable(items, func(i, j int) bool { return items[i].yc > items[j].yc })
-	var lines []figures.Line
-	for start := 0; start < len(items); {
-		end := start + 1
-		for end < len(items) && items[start].yc-items[end].yc <= lineTolerance*max(items[start].h, items[end].h) {
-			end++
+		if sp.end = len(items); sp.end > sp.start {
+			spans = append(spans, sp)
 		}
-		if ln, ok := lineOf(items[start:end], page); ok {
+	}
+	// A run sits on one baseline (TJ and Tj move along it), so runs, far
+	// fewer than glyphs, are ordered top to bottom and grouped into
+	// lines; a line's glyphs are then ordered left to right. The order is
+	// total, so the unstable sort gives the same lines on every run.
+	slices.SortFunc(spans, func(a, b span) int {
+		if c := cmp.Compare(b.yc, a.yc); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.x0, b.x0); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.start, b.start)
+	})
+	var lines []figures.Line
+	var line []glyphItem
+	for first := 0; first < len(spans); {
+		last := first + 1
+		for last < len(spans) && spans[first].yc-spans[last].yc <= lineTolerance*max(spans[first].h, spans[last].h) {
+			last++
+		}
+		line = line[:0]
+		for _, sp := range spans[first:last] {
+			line = append(line, items[sp.start:sp.end]...)
+		}
+		if ln, ok := lineOf(line, page); ok {
 			lines = append(lines, ln)
 		}
-		start = end
+		first = last
 	}
-	return lines
+	return lines, items
 }
 
 // lineOf orders one line's glyphs and cuts them into words; false when
-// the line shows no digit.
+// the line shows no amount (no word with two decimals).
 func lineOf(gs []glyphItem, page int) (figures.Line, bool) {
 	digit := false
 	for _, g := range gs {
@@ -146,7 +210,7 @@ func lineOf(gs []glyphItem, page int) (figures.Line, bool) {
 	if !digit {
 		return figures.Line{}, false
 	}
-	sort.SliceStable(gs, func(i, j int) bool { return gs[i].x0 < gs[j].x0 })
+	slices.SortStableFunc(gs, func(a, b glyphItem) int { return cmp.Compare(a.x0, b.x0) })
 	ln := figures.Line{Page: page}
 	var cur *figures.Word
 	var text []byte
@@ -174,7 +238,12 @@ func lineOf(gs []glyphItem, page int) (figures.Line, bool) {
 		text = append(text, g.text...)
 	}
 	flush()
-	return ln, len(ln.Words) > 0
+	for _, w := range ln.Words {
+		if figures.HasCents(w.Text) {
+			return ln, true
+		}
+	}
+	return figures.Line{}, false // no amount on the line
 }
 
 func blank(s string) bool {
