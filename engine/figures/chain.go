@@ -11,8 +11,7 @@ type chain struct {
 	balance int // column; -1 when no chain is established
 	signs   map[int]int64
 	steps   []instance
-	first   *row // the first and last rows with a balance
-	last    *row
+	last    *row  // the last row with a balance
 	known   []int // the columns beside the balance the hypothesis read
 	// counts of the steps: held, held while the balance moved, tested
 	held, moving, tested int
@@ -168,24 +167,27 @@ func evalChain(rows []row, b int, signs map[int]int64, known []int, record bool)
 	prev := -1
 	var base int64
 	var opts []int64
-	var moved []Figure
+	var moved []Figure // the step's transaction figures, when recording
 	var keys []figKey
+	txs := 0 // the step's transaction figures
 	tooMany := false
 	for i := range rows {
 		r := &rows[i]
 		bc, hasB := r.inCol(b)
 		var contrib int64
 		var figs []Figure
+		n := 0 // figures of the row in the columns the chain reads
 		for _, c := range r.cells {
 			if !c.money || c.col == b {
 				continue
 			}
 			if s, ok := signs[c.col]; ok {
 				contrib += s * c.amt.Units
+				n++
 				if record {
 					keys = append(keys, key(r, c))
+					figs = append(figs, fig(r, c))
 				}
-				figs = append(figs, fig(r, c))
 			} else if plainLike(r.role) && !slices.Contains(known, c.col) {
 				// a figure in a column the hypothesis does not read: the
 				// step cannot be judged
@@ -197,19 +199,19 @@ func evalChain(rows []row, b int, signs map[int]int64, known []int, record bool)
 			// running totals, not transactions
 		case plainLike(r.role):
 			base += contrib
-			moved = append(moved, figs...)
+			moved, txs = append(moved, figs...), txs+n
 		case contrib != 0:
 			if len(opts) < maxOptional {
 				opts = append(opts, contrib)
 			} else {
 				tooMany = true
 			}
-			moved = append(moved, figs...)
+			moved, txs = append(moved, figs...), txs+n
 		}
 		if !hasB || !balanceRow(r.role) {
 			continue
 		}
-		if prev >= 0 && len(moved) == 0 && len(opts) == 0 {
+		if prev >= 0 && txs == 0 && len(opts) == 0 {
 			carried := r.role == forward && (firstBalanceOnPage(rows, i, b) || lastBalanceOnPage(rows, i, b))
 			if r.role == opening || (r.role == forward && !carried) {
 				// An opening balance, or a balance brought forward in the
@@ -230,9 +232,6 @@ func evalChain(rows []row, b int, signs map[int]int64, known []int, record bool)
 				// one before it.
 				continue
 			}
-		}
-		if ch.first == nil {
-			ch.first = r
 		}
 		if prev >= 0 && !tooMany {
 			p := &rows[prev]
@@ -259,7 +258,7 @@ func evalChain(rows []row, b int, signs map[int]int64, known []int, record bool)
 				})
 			}
 		}
-		prev, base, opts, moved, keys, tooMany = i, 0, nil, nil, nil, false
+		prev, base, opts, moved, keys, txs, tooMany = i, 0, nil, nil, nil, 0, false
 		ch.last = r
 		if r.role == closing {
 			// A closing balance ends the account's chain: what follows (a

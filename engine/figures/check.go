@@ -88,16 +88,15 @@ func judge(all []instance) Result {
 	kinds := map[string]bool{}
 	for _, in := range all {
 		if in.held {
-			if in.trust || sharesKey(in.keys, heldKeys) {
-				res.Held++
-				kinds[in.brk.Relation] = true
-			}
+			res.Held++
+			kinds[in.brk.Relation] = true
 			continue
 		}
 		// A printed total is trusted by its column only (blockTotals): an
 		// equation that holds on the same figure says nothing of which
-		// rows the total adds.
-		if in.trust || (in.kind != ColumnTotal && sharesHeld(in, all)) {
+		// rows the total adds. A broken instance is not held, so the held
+		// keys it meets are other instances'.
+		if in.trust || (in.kind != ColumnTotal && sharesKey(in.keys, heldKeys)) {
 			res.Breaks = append(res.Breaks, in.brk)
 			kinds[in.brk.Relation] = true
 		}
@@ -107,24 +106,6 @@ func judge(all []instance) Result {
 	}
 	sort.Strings(res.Relations)
 	return res
-}
-
-// sharesHeld reports a held instance other than in that reads one of its
-// figures.
-func sharesHeld(in instance, all []instance) bool {
-	for _, o := range all {
-		if !o.held {
-			continue
-		}
-		for _, a := range o.keys {
-			for _, b := range in.keys {
-				if a == b {
-					return true
-				}
-			}
-		}
-	}
-	return false
 }
 
 // sharesKey reports that one of keys is read by a held instance.

@@ -124,19 +124,15 @@ func solve(eq equation, roles map[role]map[int]labelled) []instance {
 		figs := []Figure{fig(r.r, r.c)}
 		keys := []figKey{key(r.r, r.c)}
 		for k, t := range eq.terms {
-			want += t.sign * abs(ops[k].c.amt.Units)
+			// Labelled figures add by their label's sign, whatever sign
+			// they print with; only an opening balance may be overdrawn.
+			v := ops[k].c.amt.Units
+			if t.role != opening {
+				v = abs(v)
+			}
+			want += t.sign * v
 			figs = append(figs, fig(ops[k].r, ops[k].c))
 			keys = append(keys, key(ops[k].r, ops[k].c))
-		}
-		if eq.result == closing || eq.result == opening {
-			want = 0
-			for k, t := range eq.terms {
-				v := ops[k].c.amt.Units
-				if t.role != opening {
-					v = abs(v)
-				}
-				want += t.sign * v
-			}
 		}
 		printed := r.c.amt.Units
 		if eq.result != closing {
@@ -309,13 +305,12 @@ func firstOf(m map[int]labelled) (labelled, bool) {
 	return labelled{}, false
 }
 
+// only returns the one figure a role printed, when it printed one.
 func only(m map[int]labelled) (labelled, bool) {
-	for _, l := range m {
-		if len(m) == 1 {
-			return l, true
-		}
+	if len(m) != 1 {
+		return labelled{}, false
 	}
-	return labelled{}, false
+	return firstOf(m)
 }
 
 func sortedCols(m map[int]labelled) []int { return slices.Sorted(maps.Keys(m)) }
