@@ -35,10 +35,36 @@ func writeCapped(b *strings.Builder, p []byte, limit int) {
 // figureCell is one worksheet cell as the arithmetic reads it.
 type figureCell struct {
 	col, row int
-	text     string   // a label, or the figure as text
-	value    *big.Rat // a number's exact value
+	text     string   // a label, or the figure as text (resolved once the workbook is worth it)
+	raw      string   // a number as stored
+	shared   int      // a shared string's index, or -1
+	style    int      // the cell's style (cellXfs index), or -1
+	value    *big.Rat // a number's value (resolved with the text)
 	formula  string   // the formula's text ("" for a value, or a shared formula's later cells)
 	date     bool
+}
+
+// minFigureNumbers: a workbook with fewer numbers holds no relation, so its
+// strings and styles are not even read for the check.
+const minFigureNumbers = 4
+
+// resolveCells gives each cell its text and value: shared strings, numbers
+// as a money column shows them, date-formatted numbers left out.
+func resolveCells(cells []figureCell, strs []string, dates map[int]bool) {
+	for i := range cells {
+		c := &cells[i]
+		switch {
+		case c.shared >= 0:
+			if c.shared < len(strs) {
+				c.text = strs[c.shared]
+			}
+		case c.raw != "":
+			c.date = dates[c.style]
+			if r, ok := new(big.Rat).SetString(c.raw); ok {
+				c.text, c.value = figureText(r, c.raw)
+			}
+		}
+	}
 }
 
 // figureArithmetic runs the checks on the package's tables.
@@ -48,15 +74,27 @@ func (a *analysis) figureArithmetic() *report.Finding {
 	var formulasHeld int
 	switch a.kind {
 	case "xl":
-		strs := a.sharedStrings()
-		dates := a.dateStyles()
-		cells := 0
-		for i, part := range a.pkg.Matching("xl/worksheets/", ".xml") {
+		var sheets [][]figureCell
+		cells, numbers := 0, 0
+		for _, part := range a.pkg.Matching("xl/worksheets/", ".xml") {
 			if a.ctx.Err() != nil || cells >= maxFigureCells {
 				break
 			}
-			sheet := readFigureCells(a.ctx, a.pkg.Read(part), strs, dates, maxFigureCells-cells)
+			sheet := readFigureCells(a.ctx, a.pkg.Read(part), maxFigureCells-cells)
+			for _, c := range sheet {
+				if c.raw != "" {
+					numbers++
+				}
+			}
 			cells += len(sheet)
+			sheets = append(sheets, sheet)
+		}
+		if numbers < minFigureNumbers {
+			return nil
+		}
+		strs, dates := a.sharedStrings(), a.dateStyles()
+		for i, sheet := range sheets {
+			resolveCells(sheet, strs, dates)
 			lines = append(lines, cellLines(sheet, i+1)...)
 			held, broken := checkFormulas(sheet, i+1)
 			formulasHeld += held
@@ -170,6 +208,10 @@ func cellBox(col, row int) figures.Box {
 // (906.17999999999995) is taken off; else as stored. The value itself is
 // rounded the same way, so the arithmetic sees the figure a reader sees.
 func figureText(v *big.Rat, raw string) (string, *big.Rat) {
+	if whole, frac, ok := strings.Cut(raw, "."); (!ok || len(frac) <= 2) && isPlainNumber(whole) && isPlainNumber("0"+frac) {
+		// Two decimals or fewer, as most money is stored: no rounding to do.
+		return whole + "." + (frac + "00")[:2], v
+	}
 	cents := roundHalfAway(v, 2)
 	if d := new(big.Rat).Sub(v, cents); d.Abs(d).Cmp(doubleNoise) <= 0 {
 		return cents.FloatString(2), cents
@@ -177,12 +219,26 @@ func figureText(v *big.Rat, raw string) (string, *big.Rat) {
 	return raw, v
 }
 
+// isPlainNumber reports digits with an optional leading minus.
+func isPlainNumber(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 // doubleNoise is far below a cent and far above a double's rounding error
 // on amounts of up to ten digits.
 var doubleNoise = big.NewRat(1, 10_000_000)
 
 // readFigureCells reads a worksheet's cells in order, at most limit.
-func readFigureCells(ctx context.Context, data []byte, strs []string, dates map[int]bool, limit int) []figureCell {
+func readFigureCells(ctx context.Context, data []byte, limit int) []figureCell {
 	w := newWalker(ctx, data)
 	var cells []figureCell
 	var cur figureCell
@@ -195,11 +251,12 @@ func readFigureCells(ctx context.Context, data []byte, strs []string, dates map[
 			switch w.start.Name.Local {
 			case "c":
 				ref, _ := w.attr("r")
-				cur = figureCell{col: colIndex(ref), row: rowIndex(ref)}
+				cur = figureCell{col: colIndex(ref), row: rowIndex(ref), shared: -1, style: -1}
 				typ, _ = w.attr("t")
 				if s, ok := w.attr("s"); ok {
-					n, _ := strconv.Atoi(s)
-					cur.date = dates[n]
+					if n, err := strconv.Atoi(s); err == nil {
+						cur.style = n
+					}
 				}
 				val.Reset()
 				formula.Reset()
@@ -222,17 +279,17 @@ func readFigureCells(ctx context.Context, data []byte, strs []string, dates map[
 				cur.formula = strings.TrimSpace(formula.String())
 				switch typ {
 				case "s":
-					if n, err := strconv.Atoi(v); err == nil && n >= 0 && n < len(strs) {
-						cur.text = strs[n]
+					if n, err := strconv.Atoi(v); err == nil && n >= 0 {
+						cur.shared = n
 					}
 				case "inlineStr", "str":
 					cur.text = v
 				case "", "n":
-					if r, ok := new(big.Rat).SetString(v); ok && v != "" && len(v) < 40 {
-						cur.text, cur.value = figureText(r, v)
+					if v != "" && len(v) < 40 {
+						cur.raw = v
 					}
 				}
-				if cur.col > 0 && cur.row > 0 && (cur.text != "" || cur.formula != "") {
+				if cur.col > 0 && cur.row > 0 && (cur.text != "" || cur.raw != "" || cur.shared >= 0 || cur.formula != "") {
 					cells = append(cells, cur)
 				}
 			}
