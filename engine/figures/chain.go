@@ -136,10 +136,8 @@ func partners(rows []row, b int) []int {
 		}
 	}
 	var cols []int
-	for c, n := range with {
-		if n >= 2 {
-			cols = append(cols, c)
-		}
+	for c := range with {
+		cols = append(cols, c)
 	}
 	sort.Slice(cols, func(i, j int) bool {
 		if with[cols[i]] != with[cols[j]] {
@@ -171,6 +169,7 @@ func evalChain(rows []row, b int, signs map[int]int64, known []int, record bool)
 	var keys []figKey
 	txs := 0 // the step's transaction figures
 	tooMany := false
+	var last tested // the step before, for bridging an odd balance
 	for i := range rows {
 		r := &rows[i]
 		bc, hasB := r.inCol(b)
@@ -233,19 +232,29 @@ func evalChain(rows []row, b int, signs map[int]int64, known []int, record bool)
 				continue
 			}
 		}
+		step := tested{}
 		if prev >= 0 && !tooMany {
 			p := &rows[prev]
 			pc, _ := p.inCol(b)
 			want := pc.amt.Units + base
 			held := subsetHolds(bc.amt.Units-want, opts)
-			ch.tested++
+			step = tested{from: prev, to: i, base: base, opts: opts, broken: !held}
+			// One odd balance breaks the step into it and the step out of
+			// it, and the two hold together: one break, reported on the odd
+			// balance, not two.
+			bridged := !held && last.bridges(step, rows, b)
+			if bridged {
+				step = tested{}
+			} else {
+				ch.tested++
+			}
 			if held {
 				ch.held++
 				if want != pc.amt.Units || len(opts) > 0 {
 					ch.moving++
 				}
 			}
-			if record {
+			if record && !bridged {
 				rel := RunningBalance
 				if p.page != r.page && firstBalanceOnPage(rows, i, b) {
 					rel = PageCarry
@@ -259,7 +268,7 @@ func evalChain(rows []row, b int, signs map[int]int64, known []int, record bool)
 			}
 		}
 		prev, base, opts, moved, keys, txs, tooMany = i, 0, nil, nil, nil, 0, false
-		ch.last = r
+		ch.last, last = r, step
 		if r.role == closing {
 			// A closing balance ends the account's chain: what follows (a
 			// page of its own, another account) starts anew.
@@ -267,6 +276,26 @@ func evalChain(rows []row, b int, signs map[int]int64, known []int, record bool)
 		}
 	}
 	return ch
+}
+
+// tested is a step of the chain as the next step needs it: the balances
+// it runs between and the transactions that moved it.
+type tested struct {
+	from, to int // row indexes; to is 0 when there is no step
+	base     int64
+	opts     []int64
+	broken   bool
+}
+
+// bridges reports that the broken step next, which starts where the broken
+// step s ends, holds when the balance between them is skipped.
+func (s tested) bridges(next tested, rows []row, b int) bool {
+	if !s.broken || !next.broken || s.to == 0 || s.to != next.from || len(s.opts)+len(next.opts) > maxOptional {
+		return false
+	}
+	pc, _ := rows[s.from].inCol(b)
+	bc, _ := rows[next.to].inCol(b)
+	return subsetHolds(bc.amt.Units-pc.amt.Units-s.base-next.base, append(slices.Clip(s.opts), next.opts...))
 }
 
 // balanceRow roles may print a balance: transactions, carried balances

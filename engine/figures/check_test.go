@@ -194,3 +194,25 @@ func FuzzCheck(f *testing.F) {
 		}
 	})
 }
+
+// TestShortStatementOddBalance: six transactions, one balance printed
+// wrong. It breaks the step into it and the step out of it; counted as
+// one break (the two hold together without it) the chain is established,
+// and the break is reported on the odd balance alone.
+func TestShortStatementOddBalance(t *testing.T) {
+	rows := statementRows(6, -1)
+	if res := Check(layout(rows), PageLimits); len(res.Breaks) != 0 || !slices.Contains(res.Relations, RunningBalance) {
+		t.Fatalf("genuine: %+v", res)
+	}
+	rows[3][3] = "1,999.99"
+	res := Check(layout(rows), PageLimits)
+	if len(res.Breaks) != 1 || res.Breaks[0].Relation != RunningBalance || res.Breaks[0].Printed.String() != "1999.99" {
+		t.Fatalf("odd balance: %+v", res.Breaks)
+	}
+	// Two balances wrong in a row are not one odd balance: the chain of
+	// six is then not established, and nothing is said.
+	rows[4][3] = "1,888.88"
+	if res := Check(layout(rows), PageLimits); len(res.Breaks) != 0 {
+		t.Fatalf("two odd balances: %+v", res.Breaks)
+	}
+}

@@ -10,7 +10,7 @@ package report
 
 // EngineVersion is the contract level implemented. Scoring weights may change
 // with it, so consumers pin it in their tests. Kept in this one constant.
-const EngineVersion = "1.39.0"
+const EngineVersion = "1.40.0"
 
 // MediaType is the report's top-level media classification.
 type MediaType string

@@ -84,7 +84,7 @@ func TestReportJSONShape(t *testing.T) {
 			t.Errorf("optional block %s present on a plain report: %s", absent, s)
 		}
 	}
-	for _, present := range []string{`"signals":[]`, `"producer":null`, `"safeForAutomatedAdverseDecision":false`, `"disclaimer":"`, `"engineVersion":"1.39.0"`} {
+	for _, present := range []string{`"signals":[]`, `"producer":null`, `"safeForAutomatedAdverseDecision":false`, `"disclaimer":"`, `"engineVersion":"1.40.0"`} {
 		if !strings.Contains(s, present) {
 			t.Errorf("missing %s in %s", present, s)
 		}

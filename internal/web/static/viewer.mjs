@@ -77,7 +77,11 @@ export function drawBoxes(overlay, viewport, marks, selected) {
   const unit = Math.max(1, overlay.width / 600);
   g.font = Math.round(11 * unit) + "px system-ui, sans-serif";
   g.textBaseline = "bottom";
-  for (const m of marks) {
+  // Graver boxes are drawn last, so one figure boxed by several signals
+  // shows the gravest colour.
+  const rank = { info: 0, low: 1, medium: 2, high: 3 };
+  const order = [...marks].sort((a, b) => (rank[a.severity] ?? 0) - (rank[b.severity] ?? 0));
+  for (const m of order) {
     const colour = colours[m.severity] || colours.info;
     const on = m.signal === selected;
     let r = place(viewport, overlay, m.box);
