@@ -11,7 +11,7 @@ type chain struct {
 	balance int // column; -1 when no chain is established
 	signs   map[int]int64
 	steps   []instance
-	last    *row  // the last row with a balance
+	last    *row  // the balance the last tested step ends on
 	known   []int // the columns beside the balance the hypothesis read
 	// counts of the steps: held, held while the balance moved, tested
 	held, moving, tested int
@@ -33,10 +33,26 @@ func plainLike(r role) bool {
 }
 
 // bestChain tries each column with enough amounts as the balance and each
-// way of signing the columns beside it, and keeps the hypothesis under
-// which most balance moves hold. Quiet (balance -1) when none is
+// way of signing the columns beside it, read top down and bottom up (an
+// online banking export lists the newest transaction first: each balance
+// is the one below it moved by its own row), and keeps the hypothesis
+// under which most balance moves hold. Quiet (balance -1) when none is
 // established.
 func bestChain(rows []row) chain {
+	best, use := searchChain(rows), rows
+	up := slices.Clone(rows)
+	slices.Reverse(up)
+	if ch := searchChain(up); ch.balance >= 0 && (best.balance < 0 || ch.moving > best.moving) {
+		best, use = ch, up
+	}
+	if best.balance < 0 {
+		return best
+	}
+	return keepCarries(evalChain(use, best.balance, best.signs, best.known, true), use)
+}
+
+// searchChain is bestChain in one reading order, without recording steps.
+func searchChain(rows []row) chain {
 	count := map[int]int{}
 	for _, r := range rows {
 		for _, c := range r.cells {
@@ -91,10 +107,7 @@ func bestChain(rows []row) chain {
 			}
 		}
 	}
-	if best.balance < 0 {
-		return best
-	}
-	return keepCarries(evalChain(rows, best.balance, best.signs, best.known, true), rows)
+	return best
 }
 
 // keepCarries drops the broken page carries of a document that never shows
@@ -216,7 +229,7 @@ func evalChain(rows []row, b int, signs map[int]int64, known []int, record bool)
 				// An opening balance, or a balance brought forward in the
 				// middle of a page, starts another account's chain: a
 				// statement of several accounts or currencies.
-				prev, ch.last = i, r
+				prev = i
 				continue
 			}
 			if r.role == closing {
@@ -232,7 +245,7 @@ func evalChain(rows []row, b int, signs map[int]int64, known []int, record bool)
 				continue
 			}
 		}
-		step := tested{}
+		step, bridged := tested{}, false
 		if prev >= 0 && !tooMany {
 			p := &rows[prev]
 			pc, _ := p.inCol(b)
@@ -242,7 +255,7 @@ func evalChain(rows []row, b int, signs map[int]int64, known []int, record bool)
 			// One odd balance breaks the step into it and the step out of
 			// it, and the two hold together: one break, reported on the odd
 			// balance, not two.
-			bridged := !held && last.bridges(step, rows, b)
+			bridged = !held && last.bridges(step, rows, b)
 			if bridged {
 				step = tested{}
 			} else {
@@ -267,8 +280,11 @@ func evalChain(rows []row, b int, signs map[int]int64, known []int, record bool)
 				})
 			}
 		}
+		if step.to > 0 || bridged {
+			ch.last = r
+		}
 		prev, base, opts, moved, keys, txs, tooMany = i, 0, nil, nil, nil, 0, false
-		ch.last, last = r, step
+		last = step
 		if r.role == closing {
 			// A closing balance ends the account's chain: what follows (a
 			// page of its own, another account) starts anew.

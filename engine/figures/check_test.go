@@ -216,3 +216,25 @@ func TestShortStatementOddBalance(t *testing.T) {
 		t.Fatalf("two odd balances: %+v", res.Breaks)
 	}
 }
+
+// TestNewestFirst: the same statement listed newest first (each balance is
+// the one below it moved by its own row) establishes its chain read bottom
+// up, and a wrong deposit breaks it on that deposit's row; the rows listed
+// oldest first stay as they were.
+func TestNewestFirst(t *testing.T) {
+	flip := func(rows [][]string) [][]string {
+		out := [][]string{{"Closing balance", "", "", rows[len(rows)-1][3]}}
+		for i := len(rows) - 1; i >= 1; i-- {
+			out = append(out, rows[i])
+		}
+		return out
+	}
+	res := Check(layout(flip(statementRows(20, -1))), PageLimits)
+	if len(res.Breaks) != 0 || !slices.Contains(res.Relations, RunningBalance) {
+		t.Fatalf("genuine: %+v", res)
+	}
+	res = Check(layout(flip(statementRows(20, 6))), PageLimits)
+	if len(res.Breaks) != 1 || res.Breaks[0].Relation != RunningBalance || res.Breaks[0].Row != 15 {
+		t.Fatalf("forged deposit: %+v", res.Breaks)
+	}
+}

@@ -231,7 +231,7 @@ func summaryAgainstChain(rows []row, roles map[role]map[int]labelled, ch chain) 
 		return nil
 	}
 	var out []instance
-	if l, ok := only(roles[closing]); ok && len(roles[closing]) == 1 && l.r != ch.last {
+	if l, ok := only(roles[closing]); ok && len(roles[closing]) == 1 && l.r.line != ch.last.line {
 		lc, _ := ch.last.inCol(ch.balance)
 		out = append(out, instance{
 			brk:  Break{Relation: Summary, Page: l.r.page, Row: l.r.index, Printed: l.c.amt, Expected: lc.amt, Figures: []Figure{fig(l.r, l.c), fig(ch.last, lc)}},
