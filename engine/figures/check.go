@@ -13,6 +13,7 @@ const (
 	TaxRate        = "tax-rate"
 	AmountDue      = "amount-due"
 	NetPay         = "net-pay"
+	RowTotal       = "row-total" // a figure is the sum of two others on its row
 )
 
 // Figure is one printed figure of a relation.
@@ -67,6 +68,7 @@ func Check(lines []Line, lim Limits) Result {
 	ch := bestChain(rows)
 	all = append(all, ch.steps...)
 	all = append(all, products(rows)...)
+	all = append(all, rowTotals(rows)...)
 	all = append(all, blockTotals(rows, ch)...)
 	all = append(all, equations(rows, ch)...)
 	return judge(all)

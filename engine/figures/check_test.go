@@ -238,3 +238,35 @@ func TestNewestFirst(t *testing.T) {
 		t.Fatalf("forged deposit: %+v", res.Breaks)
 	}
 }
+
+// TestRowTotal: net + tax = gross on each line establishes the row's sum;
+// one gross changed breaks it on that row alone. Rows whose tax is nothing
+// (gross = net) hold without moving it, so lines that all carry no tax
+// establish nothing.
+func TestRowTotal(t *testing.T) {
+	lines := func(n int, taxed bool, wrongAt int) [][]string {
+		rows := [][]string{{"Item Net Tax Gross"}}
+		for i := 0; i < n; i++ {
+			net, tax := 10000+731*i, 0
+			if taxed {
+				tax = net / 5
+			}
+			gross := net + tax
+			if i == wrongAt {
+				gross += 900
+			}
+			rows = append(rows, []string{fmt.Sprintf("Service %c", 'A'+i), money(net), money(tax), money(gross)})
+		}
+		return rows
+	}
+	if res := Check(layout(lines(6, true, -1)), PageLimits); len(res.Breaks) != 0 || !slices.Contains(res.Relations, RowTotal) {
+		t.Fatalf("genuine: %+v", res)
+	}
+	res := Check(layout(lines(6, true, 3)), PageLimits)
+	if len(res.Breaks) != 1 || res.Breaks[0].Relation != RowTotal || res.Breaks[0].Row != 4 {
+		t.Fatalf("forged gross: %+v", res.Breaks)
+	}
+	if res := Check(layout(lines(6, false, 3)), PageLimits); len(res.Breaks) != 0 {
+		t.Fatalf("untaxed lines establish nothing: %+v", res.Breaks)
+	}
+}

@@ -9,8 +9,10 @@ const (
 )
 
 // productPattern names three figures of a row by their place from the
-// right: quantity, unit price, amount.
-type productPattern struct{ q, u, a int }
+// right: quantity, unit price, amount; n is the row's count of figures. A
+// row with another count (a number the description did not print, a
+// quantity not read) would shift the places, so it is not tested.
+type productPattern struct{ q, u, a, n int }
 
 func products(rows []row) []instance {
 	counts := map[productPattern]int{}
@@ -30,7 +32,7 @@ func products(rows []row) []instance {
 	var best productPattern
 	bestN := 0
 	for p, n := range counts {
-		if n > bestN || (n == bestN && (p.a < best.a || (p.a == best.a && (p.u < best.u || (p.u == best.u && p.q < best.q))))) {
+		if n > bestN || (n == bestN && (p.a < best.a || (p.a == best.a && (p.u < best.u || (p.u == best.u && (p.q < best.q || (p.q == best.q && p.n < best.n))))))) {
 			best, bestN = p, n
 		}
 	}
@@ -40,11 +42,11 @@ func products(rows []row) []instance {
 	var out []instance
 	for i := range rows {
 		r := &rows[i]
-		if !productRow(r) || len(r.cells) <= best.q {
+		if !productRow(r) || len(r.cells) != best.n {
 			continue
 		}
 		q, u, a := fromRight(r, best.q), fromRight(r, best.u), fromRight(r, best.a)
-		if !a.money || !u.money || !q.tests(u, a) {
+		if !a.money || !u.money || q.pct || !q.tests(u, a) {
 			continue
 		}
 		want, _ := product(q.amt, u.amt)
@@ -58,14 +60,15 @@ func products(rows []row) []instance {
 }
 
 // productRow is an invoice line: a plain row with a count or amount and
-// at least two amounts, no rate and nothing negative (a discount line).
+// at least two amounts, and nothing negative (a discount line). A rate on
+// the line (its tax) is none of the three figures.
 func productRow(r *row) bool {
 	if r.role != plain || len(r.cells) < 3 || len(r.cells) > 8 {
 		return false
 	}
 	money := 0
 	for _, c := range r.cells {
-		if c.pct || c.amt.Units < 0 {
+		if c.amt.Units < 0 {
 			return false
 		}
 		if c.money {
@@ -78,10 +81,10 @@ func productRow(r *row) bool {
 func patternsOf(r *row) []productPattern {
 	var out []productPattern
 	n := len(r.cells)
-	for a := 0; a < n && a < 3; a++ {
+	for a := 0; a < n && a < 4; a++ {
 		for u := a + 1; u < n; u++ {
 			for q := u + 1; q < n && q <= u+2; q++ {
-				out = append(out, productPattern{q, u, a})
+				out = append(out, productPattern{q, u, a, n})
 			}
 		}
 	}
@@ -101,7 +104,7 @@ func productHolds(r *row, p productPattern) bool {
 		return false
 	}
 	q, u, a := fromRight(r, p.q), fromRight(r, p.u), fromRight(r, p.a)
-	if !a.money || !u.money || !q.tests(u, a) {
+	if !a.money || !u.money || q.pct || !q.tests(u, a) {
 		return false
 	}
 	want, half := product(q.amt, u.amt)

@@ -18,7 +18,7 @@ var figureArithmeticFamily = declaration{
 	Order: 145,
 	Run:   (*analysis).figureArithmetic,
 	Summary: "Figures the document's own rows say must add up and do not: running balances, " +
-		"column totals, statement summaries, invoice lines and totals, gross to net pay.",
+		"column totals, row totals, statement summaries, invoice lines and totals, gross to net pay.",
 	ContentDependent: true,
 	TriageSuppressed: true,
 	Evidence:         []string{"breaks[]", "relations[]", "rowsHeld", "pages[]", "boxes[]", "formulas[]"},
@@ -33,6 +33,8 @@ var figureArithmeticFamily = declaration{
 			Text: "The summary on page {page} does not agree with the opening balance, the money in and out, or the transactions, while {held#other relation of the document's figures holds|other relations of the document's figures hold}."},
 		{Code: "line-amount", Severity: report.Medium, UpTo: report.High, Title: "Line amount is not quantity times price",
 			Text: "On page {page}, row {row}, the line amount is not the quantity times the unit price, while {held#other line holds|other lines hold}."},
+		{Code: "row-total", Severity: report.Medium, UpTo: report.High, Title: "Row does not add up",
+			Text: "On page {page}, row {row}, a figure is not the sum of the two figures its column is the sum of on the other rows (a line's net and tax against its gross), while {held#other relation of the document's figures holds|other relations of the document's figures hold}."},
 		{Code: "invoice-total", Severity: report.Medium, UpTo: report.High, Title: "Total does not add up",
 			Text: "The total on page {page} is not the subtotal plus the tax and charges printed above it, while {held#other relation of the document's figures holds|other relations of the document's figures hold}."},
 		{Code: "tax-rate", Severity: report.Medium, UpTo: report.High, Title: "Tax does not match its rate",

@@ -28,6 +28,9 @@ func TestFigureArithmeticVariants(t *testing.T) {
 		{"invoice-en-reportlab-vat-pikepdf.pdf", "invoice-en-reportlab.pdf", "tax-rate", "medium"},
 		{"invoice-en-reportlab-paid-pikepdf.pdf", "invoice-en-reportlab.pdf", "amount-due", "medium"},
 		{"payslip-de-reportlab-pikepdf.pdf", "payslip-de-reportlab.pdf", "net-pay", "medium"},
+		{"linevat-de-fpdf2-vat-pikepdf.pdf", "linevat-de-fpdf2.pdf", "row-total", "medium"},
+		{"short-en6-fpdf2-balance-pikepdf.pdf", "short-en6-fpdf2.pdf", "running-balance", "medium"},
+		{"newest-en40-fpdf2-payment-pikepdf.pdf", "newest-en40-fpdf2.pdf", "running-balance", "medium"},
 		// A figure retyped in a font of its own: the second trace raises it.
 		{"statement-en-weasyprint-pymupdf.pdf", "statement-en-weasyprint.pdf", "written-apart", "high"},
 		{"invoice-fr-libreoffice-pymupdf.pdf", "invoice-fr-libreoffice.pdf", "written-apart", "high"},
