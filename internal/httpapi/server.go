@@ -145,7 +145,7 @@ func New(cfg Config) *Server {
 	s.accountRoutes()
 	s.billingRoutes()
 	web.New(web.Config{Accounts: cfg.Accounts, Cookie: SessionCookie, BillingEnabled: func() bool { return cfg.BillingOffered || cfg.Billing.Available() },
-		MaxUploadMB: cfg.MaxUploadMB, MailOutbox: cfg.MailOutbox, Logger: cfg.Logger}).Register(s.mux)
+		MaxUploadMB: cfg.MaxUploadMB, Baselines: cfg.Baselines, MailOutbox: cfg.MailOutbox, Logger: cfg.Logger}).Register(s.mux)
 	s.ledgerRoutes()
 	s.baselineRoutes()
 	s.mux.HandleFunc("/", s.noRoute)

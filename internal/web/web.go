@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/doctrust/doctrust/internal/accounts"
+	"github.com/doctrust/doctrust/internal/baselines"
 	"github.com/doctrust/doctrust/internal/plans"
 	"github.com/doctrust/doctrust/internal/store"
 )
@@ -46,6 +47,10 @@ type Config struct {
 	BillingEnabled func() bool
 	// MaxUploadMB is shown on the inspect page.
 	MaxUploadMB int
+	// Baselines gives the inspect page its built-in issuers, which any
+	// caller may name; an account's own are listed by the page's script
+	// from the API when a session is open.
+	Baselines *baselines.Service
 	// MailOutbox is the folder mail is written to instead of being sent
 	// (MAIL_OUTBOX, `make run`'s default); the sign-up and reset pages say
 	// the link is there. Empty when mail goes through SES.
@@ -88,7 +93,7 @@ var Routes = [][2]string{{"GET", "/"}, {"GET", "/signup"}, {"GET", "/login"}, {"
 
 // Register adds the dashboard's routes to mux.
 func (p *Pages) Register(mux *http.ServeMux) {
-	mux.Handle("GET /{$}", p.static("inspect", "Inspect a document"))
+	mux.Handle("GET /{$}", p.inspect())
 	mux.Handle("GET /signup", p.static("signup", "Create an account"))
 	mux.Handle("GET /login", p.static("login", "Log in"))
 	mux.Handle("GET /forgot", p.static("forgot", "Forgotten password"))
@@ -139,6 +144,27 @@ type page struct {
 func (p *Pages) static(name, title string) http.Handler {
 	return secure(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p.render(w, name, page{Title: title, Page: name, MaxUploadMB: p.cfg.MaxUploadMB, MailOutbox: p.cfg.MailOutbox})
+	}))
+}
+
+// Issuer is a baseline the inspect page offers by its slug.
+type Issuer struct {
+	Slug, Label string
+}
+
+// inspect serves the inspect page with the built-in issuers in its issuer
+// field: they answer every caller, so the page lists them without a
+// session or a call.
+func (p *Pages) inspect() http.Handler {
+	var builtIn []Issuer
+	if p.cfg.Baselines != nil {
+		for _, b := range p.cfg.Baselines.BuiltIn {
+			builtIn = append(builtIn, Issuer{Slug: b.Issuer, Label: b.Label})
+		}
+	}
+	return secure(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p.render(w, "inspect", page{Title: "Inspect a document", Page: "inspect", MaxUploadMB: p.cfg.MaxUploadMB,
+			MailOutbox: p.cfg.MailOutbox, Data: builtIn})
 	}))
 }
 

@@ -12,7 +12,6 @@
     if (text !== undefined && text !== null) e.textContent = String(text);
     return e;
   }
-  const plural = (n, one, many) => n + " " + (n === 1 ? one : many);
   const yesNo = (b) => (b ? "yes" : "no");
 
   const relationships = {
@@ -69,8 +68,8 @@
     const a = r.ancestry;
     let more = "";
     if (a) {
-      more = " " + plural(a.revisionsAdded || 0, "revision", "revisions") + " and " +
-        (a.bytesAdded || 0).toLocaleString("en") + " bytes " + (r.relationship === "candidate-truncates-original" ? "fewer" : "added") +
+      more = " " + dt.count(a.revisionsAdded || 0, "revision") + " and " +
+        dt.count(a.bytesAdded || 0, "byte") + " " + (r.relationship === "candidate-truncates-original" ? "fewer" : "added") +
         "; " + (a.contentTouched ? "page content, pages or images were replaced." : "no page content, page or image was replaced.");
     }
     $("relationship-detail").textContent = detail + more;
@@ -102,7 +101,7 @@
     const tbody = $("sides").querySelector("tbody");
     tbody.replaceChildren();
     const rows = [
-      ["Size", (x) => (x.sizeBytes || 0).toLocaleString("en") + " bytes"],
+      ["Size", (x) => dt.count(x.sizeBytes || 0, "byte")],
       ["Revisions", (x) => x.revisions], ["Pages", (x) => x.pages],
       ["Encrypted", (x) => yesNo(x.encrypted)], ["Damaged (rebuilt on reading)", (x) => yesNo(x.damaged)],
     ];
