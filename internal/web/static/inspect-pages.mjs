@@ -31,6 +31,7 @@ export async function show(report, file) {
     $(id).dataset.state = "";
   }
   $("pages").replaceChildren();
+  $("box-signals").replaceChildren();
   $("rev-pages").replaceChildren();
   if (report.mediaType === "office") { officeTable(report); return; }
   const bytes = new Uint8Array(await file.arrayBuffer());

@@ -224,7 +224,7 @@
       set(row, "error", why);
       if (r.status === 0 || stops.includes(r.body.error)) stopped = why;
     }
-    const parts = [dt.count(done, "file") + " of " + files.length + " done"];
+    const parts = [done + " of " + dt.count(files.length, "file") + " done"];
     if (failed) parts.push(failed + " failed");
     if (stopped) {
       const rest = files.length - done - failed;
