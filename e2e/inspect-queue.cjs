@@ -133,6 +133,13 @@ async function issuers(page) {
   await page.waitForFunction(([t]) => document.getElementById("band-title").textContent.includes(t),
     [queued[0].summary.riskBand + " (score " + queued[0].summary.riskScore]);
   expect(inspectCalls() === callsBeforeOpen, "opening rows sends nothing");
+  // Counted messages agree with their number (common.js's dt.count).
+  const counted = await page.evaluate(() => [dt.count(1, "entry", "entries"), dt.count(2, "entry", "entries"),
+    dt.count(0, "file"), dt.count(1, "box", "boxes"), dt.count(12345, "byte")]);
+  expect(JSON.stringify(counted) === JSON.stringify(["1 entry", "2 entries", "0 files", "1 box", "12,345 bytes"]), "dt.count's grammar, got " + counted);
+  const summary = await page.textContent("#summary-line");
+  expect(/\b1 revision\b/.test(summary) && !/\b1 revisions\b/.test(summary) && /\b0 signals above info/.test(summary),
+    "the summary line counted in words, got " + summary);
   await fits390(page, "inspect-queue");
 
   // A queue past the anonymous allowance: the first file fits, the second

@@ -125,7 +125,7 @@
     for (const [name, label] of [["info", "Document information"], ["xmp", "XMP metadata"]]) {
       const block = d[name];
       if (!block || !(block.items || []).length) continue;
-      root.appendChild(el("h3", null, label + " (" + plural(block.total || block.items.length, "change", "changes") + ")"));
+      root.appendChild(el("h3", null, label + " (" + dt.count(block.total || block.items.length, "change") + ")"));
       // Stacked at 390 px: each cell carries its column's name.
       const table = el("table", "changes stack");
       const thead = el("thead"), head = el("tr"), tbody = el("tbody");
@@ -157,7 +157,7 @@
       add("Fonts removed", (fonts.removed || []).join(", ") || "none");
     }
     if (d.pageCount) add("Pages", d.pageCount.original + " → " + d.pageCount.candidate);
-    if (d.pageGeometry && (d.pageGeometry.items || []).length) add("Page geometry", plural(d.pageGeometry.items.length, "page differs", "pages differ"));
+    if (d.pageGeometry && (d.pageGeometry.items || []).length) add("Page geometry", dt.count(d.pageGeometry.items.length, "page differs", "pages differ"));
     const p = d.producer;
     if (p && p.original && p.candidate) {
       const side = (x) => [x.producer, x.creator].filter(Boolean).join(" / ") || "none";
