@@ -208,6 +208,8 @@ func (p *Pages) accountView(r *http.Request) (accountView, error) {
 	}
 	a, _, err := p.cfg.Accounts.Authenticate(r.Context(), cookie)
 	if errors.Is(err, accounts.ErrNotAuthenticated) {
+		// Signed out, the baselines page still says which plan trains.
+		v.BaselinePlan = baselinePlan(p.cfg.Accounts.Plans)
 		return v, nil
 	}
 	if err != nil {
@@ -233,11 +235,19 @@ func (p *Pages) signedIn(r *http.Request, a store.Account) (accountView, error) 
 	for _, name := range table.Names() {
 		row, _ := table.Get(name)
 		v.Plans = append(v.Plans, row)
-		if row.Baselines && v.BaselinePlan.Name == "" {
-			v.BaselinePlan = row
+	}
+	v.BaselinePlan = baselinePlan(table)
+	return v, nil
+}
+
+// baselinePlan is the first plan of the table that trains baselines.
+func baselinePlan(t plans.Table) plans.Plan {
+	for _, name := range t.Names() {
+		if row, _ := t.Get(name); row.Baselines {
+			return row
 		}
 	}
-	return v, nil
+	return plans.Plan{}
 }
 
 func packRows(t plans.Table) []plans.Pack {
