@@ -210,6 +210,7 @@
         if (r.body.issuerBaseline) row.result.appendChild(document.createTextNode(" · " + baselineShort(r.body.issuerBaseline)));
         const b = el("button", "small open", "Open");
         b.type = "button";
+        b.setAttribute("aria-label", "Open the report of " + row.file.name);
         const report = r.body, keyed = !!key;
         b.addEventListener("click", () => {
           for (const x of tbody.querySelectorAll("tr.current")) x.classList.remove("current");
