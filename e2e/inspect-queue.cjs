@@ -70,6 +70,8 @@ async function issuers(page) {
   expect(!opts.some((o) => o.group === "issuers-own"), "no own baselines listed anonymously");
   expect(/Log in to list your own/.test(await page.textContent("#issuer-note")), "the note says how to see your own");
   expect(!requests.some((x) => x.url.includes("/api/v1/baselines")), "no baselines call without a session");
+  const allowance = await page.textContent("#key-details .hint");
+  expect(allowance.includes("(" + process.env.ANON_LIMIT + " documents an hour per address)"), "the service's own anonymous allowance stated, got " + allowance);
 
   // An anonymous inspection with a built-in issuer: the report's baseline
   // block is drawn, in words that agree with it.

@@ -18,6 +18,7 @@ import (
 
 	"github.com/doctrust/doctrust/internal/accounts"
 	"github.com/doctrust/doctrust/internal/baselines"
+	"github.com/doctrust/doctrust/internal/metering"
 	"github.com/doctrust/doctrust/internal/plans"
 	"github.com/doctrust/doctrust/internal/store"
 )
@@ -51,6 +52,9 @@ type Config struct {
 	// caller may name; an account's own are listed by the page's script
 	// from the API when a session is open.
 	Baselines *baselines.Service
+	// AnonPerHour is the anonymous hourly allowance the inspect page
+	// states (0: metering's default).
+	AnonPerHour int
 	// MailOutbox is the folder mail is written to instead of being sent
 	// (MAIL_OUTBOX, `make run`'s default); the sign-up and reset pages say
 	// the link is there. Empty when mail goes through SES.
@@ -152,10 +156,20 @@ type Issuer struct {
 	Slug, Label string
 }
 
+// inspectView is the inspect page's own data.
+type inspectView struct {
+	Issuers     []Issuer
+	AnonPerHour int
+}
+
 // inspect serves the inspect page with the built-in issuers in its issuer
 // field: they answer every caller, so the page lists them without a
 // session or a call.
 func (p *Pages) inspect() http.Handler {
+	anon := p.cfg.AnonPerHour
+	if anon <= 0 {
+		anon = metering.DefaultAnonPerHour
+	}
 	var builtIn []Issuer
 	if p.cfg.Baselines != nil {
 		for _, b := range p.cfg.Baselines.BuiltIn {
@@ -164,7 +178,7 @@ func (p *Pages) inspect() http.Handler {
 	}
 	return secure(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p.render(w, "inspect", page{Title: "Inspect a document", Page: "inspect", MaxUploadMB: p.cfg.MaxUploadMB,
-			MailOutbox: p.cfg.MailOutbox, Data: builtIn})
+			MailOutbox: p.cfg.MailOutbox, Data: inspectView{Issuers: builtIn, AnonPerHour: anon}})
 	}))
 }
 
