@@ -6,7 +6,8 @@
 //   and matching), OWN_PDF (a document like its samples); QUEUE_PDFS (three
 //   files for a queue that completes) and LIMITED_PDFS (three more, of
 //   which only the first fits the ANON_LIMIT anonymous allowance left);
-//   SCREENSHOT_DIR (optional).
+//   QUOTA_KEY (a key of an account whose monthly quota is 2, no buffer)
+//   and QUOTA_PDFS (four files); SCREENSHOT_DIR (optional).
 // It exits non-zero with a message on the first failed expectation.
 "use strict";
 const path = require("path");
@@ -163,6 +164,23 @@ async function issuers(page) {
     "the queue says why it stopped and what was not sent, got " + stopped);
   expect((await page.textContent('#queue-table tbody tr[data-index="2"]')).includes("Not sent"), "the third row not sent");
   await shot(page, "inspect-queue-stopped", "#queue");
+
+  // A keyed queue past the account's quota: two done, the third refused
+  // (quota_exceeded, its message), the fourth not sent.
+  await page.goto(base + "/");
+  await page.setInputFiles("#file", process.env.QUOTA_PDFS.split(path.delimiter));
+  await page.click("#key-details summary");
+  await page.fill("#apikey", process.env.QUOTA_KEY);
+  await page.click("#inspect-button");
+  expectedRefusals.push(429);
+  await page.waitForFunction(() => /^Stopped/.test(document.getElementById("queue-status").textContent), null, { timeout: 60000 });
+  const quotaStates = await page.evaluate(() => Array.from(document.querySelectorAll("#queue-table tbody tr")).map((r) => r.dataset.state));
+  expect(JSON.stringify(quotaStates) === JSON.stringify(["done", "done", "error", "not sent"]), "done, done, error, not sent, got " + quotaStates);
+  const overQuota = (await answers()).at(-1);
+  expect(overQuota.status === 429 && overQuota.body.error === "quota_exceeded", "the quota refused the third, got " + JSON.stringify(overQuota));
+  const quotaStatus = await page.textContent("#queue-status");
+  expect(quotaStatus.includes(overQuota.body.message) && quotaStatus.includes("1 file not sent") && quotaStatus.includes("2 of 4 files done"),
+    "the queue says the quota stopped it, got " + quotaStatus);
 
   // Signed in on Team: the own baseline is listed above the built-in ones;
   // without a key the page says the inspection needs one and sends
