@@ -279,7 +279,7 @@
       line = "Issuer baselines are a PDF feature; this file was not compared" + (b.requested ? " with " + b.requested : "") + ".";
     } else if (!b.resolved) {
       line = "No baseline named " + b.requested + " answered this call" +
-        (keyed ? "." : ": without an API key only the built-in ones are found.");
+        (keyed ? ": neither the key's account nor the built-in ones have it." : ": without an API key only the built-in ones are found.");
     } else if (!b.matchingActive) {
       line = "Compared with " + b.requested + ", but its profile has " + dt.count(b.sampleCount || 0, "sample") +
         ": matching starts at 5, so no deviation is called.";
