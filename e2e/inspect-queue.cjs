@@ -224,6 +224,14 @@ async function issuers(page) {
   await page.click("#inspect-button");
   expect(/lower-case letters/.test(await page.textContent("#inspect-status")), "the slug rule said");
   expect(inspectCalls() === callsBeforeTyped, "nothing sent for a bad slug");
+  // A typed slug no profile has: the call is made, and the block says so.
+  await page.fill("#issuer-other", "no-such-bank");
+  await page.click("#inspect-button");
+  await page.waitForFunction(() => /no-such-bank/.test(document.getElementById("baseline-line").textContent));
+  b = (await answers()).at(-1).body.issuerBaseline;
+  expect(b && !b.resolved && b.reason === "no_profile", "no profile for the typed slug, got " + JSON.stringify(b));
+  line = await page.textContent("#baseline-line");
+  expect(line.includes("neither the key's account nor the built-in ones have it"), "the unresolved issuer in words, got " + line);
 
   for (const code of expectedRefusals) {
     const i = problems.findIndex((p) => p.includes("status of " + code));

@@ -93,11 +93,12 @@ func TestInspectQueueInChromium(t *testing.T) {
 	// built-in issuer, then in the queue), and the forged statement, an
 	// incremental update, carries it once more; every other file is sent
 	// once, and the file a stopped queue did not send never reached the
-	// server.
+	// server. The account's own statement is sent twice: with its
+	// baseline, then with a slug no profile has.
 	for _, c := range []struct {
 		file string
 		want int
-	}{{queue[0], 3}, {queue[1], 1}, {queue[2], 1}, {limited[0], 1}, {limited[1], 1}, {limited[2], 0}, {own, 1},
+	}{{queue[0], 3}, {queue[1], 1}, {queue[2], 1}, {limited[0], 1}, {limited[1], 1}, {limited[2], 0}, {own, 2},
 		{quotaFiles[0], 1}, {quotaFiles[1], 1}, {quotaFiles[2], 1}, {quotaFiles[3], 0}} {
 		b, err := os.ReadFile(c.file)
 		if err != nil {
