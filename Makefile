@@ -199,7 +199,7 @@ loadfault:
 # test (needs chromium and playwright-core: make tools).
 screenshots: $(PLAYWRIGHT)
 	mkdir -p docs/screenshots
-	SCREENSHOT_DIR=$(abspath docs/screenshots) CI=true $(GO) test -count=1 -run '^(TestDashboardInChromium|TestSeeItInChromium)$$' ./internal/web
+	SCREENSHOT_DIR=$(abspath docs/screenshots) CI=true $(GO) test -count=1 -run '^(TestDashboardInChromium|TestSeeItInChromium|TestInspectQueueInChromium)$$' ./internal/web
 
 # Binary sizes, init durations and peak memory of functions/* against a
 # Runtime API stand-in (template.yaml's MemorySize rests on it).

@@ -112,6 +112,31 @@ async function checkBoxes(page, report, where) {
   return checked;
 }
 
+// checkClear: the overlay of every page paints nothing but the boxes'
+// outlines (and a selected box's wash): no label over the page, where it
+// hid the line above the figure. Each box's title is in its page's caption.
+async function checkClear(page, report, where) {
+  const byPage = {};
+  for (const sig of report.signals) for (const b of boxesOf(sig.evidence)) (byPage[b.page] = byPage[b.page] || []).push({ sig, b });
+  for (const [n, list] of Object.entries(byPage)) {
+    const ov = await pixels(page, `.page-stack[data-page="${n}"] canvas.box-canvas`);
+    const rects = list.map(({ b }) => {
+      const r = toPixels(b.box, ov.w), band = Math.max(6, 5 * r.s);
+      return [r.x0 - band, r.y0 - band, r.x1 + band, r.y1 + band];
+    });
+    let stray = 0;
+    for (let y = 0; y < ov.h; y += 2) {
+      for (let x = 0; x < ov.w; x += 2) {
+        if (ov.at(x, y)[3] === 0) continue;
+        if (!rects.some(([x0, y0, x1, y1]) => x >= x0 && x <= x1 && y >= y0 && y <= y1)) stray++;
+      }
+    }
+    expect(stray === 0, `${where}: nothing painted over page ${n} beyond its boxes' outlines (${stray} pixels)`);
+    const caption = await page.textContent(`figure.page:has(.page-stack[data-page="${n}"]) figcaption`);
+    for (const { sig } of list) expect(caption.includes(sig.title), `${where}: page ${n}'s caption names ${sig.title}, got ${caption}`);
+  }
+}
+
 // checkDiff: the difference canvas lights up pixels, all within `margin`
 // points of the edited figure's box and some inside it.
 async function checkDiff(page, sel, box, where) {
@@ -172,6 +197,7 @@ async function fits390(page, name) {
   expect(numeric && numeric.severity === "high", "numeric-edits high on the forged statement");
   const figure = boxesOf(numeric.evidence)[0].box;
   expect(await checkBoxes(page, report, "1100 px") > 0, "at least one box checked");
+  await checkClear(page, report, "1100 px");
   const titles = await page.textContent("#box-signals");
   expect(titles.includes(numeric.title), "the signal listed by its title, got " + titles);
 
@@ -194,6 +220,12 @@ async function fits390(page, name) {
   await page.click("#signals button:has-text('Show on the page')");
   expect(await page.getAttribute(`#box-signals button[data-signal="${report.signals.indexOf(numeric)}"]`, "aria-pressed") === "true",
     "the card's button selects the signal");
+  await checkClear(page, report, "1100 px, selected");
+  // Pointing at the box gives its title as the tooltip.
+  const ovBox = await page.locator('.page-stack[data-page="1"] canvas.box-canvas').boundingBox();
+  const kx = ovBox.width / PAGE_W;
+  await page.mouse.move(ovBox.x + ((figure[0] + figure[2]) / 2) * kx, ovBox.y + (PAGE_H - (figure[1] + figure[3]) / 2) * kx);
+  expect((await page.getAttribute('.page-stack[data-page="1"] canvas.box-canvas', "title")) === numeric.title, "the box's title on hover");
   await shot(page, "inspect-evidence", "#pages-section");
 
   // The revision view: revision 1 rendered beside now, the difference on
@@ -208,6 +240,7 @@ async function fits390(page, name) {
   const report390 = await inspect();
   await fits390(page, "the inspect page with its pages");
   expect(await checkBoxes(page, report390, "390 px") > 0, "boxes checked at 390 px");
+  await checkClear(page, report390, "390 px");
   await checkDiff(page, '.rev-row[data-page="1"] canvas.diff-canvas', figure, "revision view at 390 px");
   await shot(page, "inspect-evidence-390", "#pages-section");
   await page.setViewportSize({ width: 1100, height: 900 });

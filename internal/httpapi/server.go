@@ -145,7 +145,7 @@ func New(cfg Config) *Server {
 	s.accountRoutes()
 	s.billingRoutes()
 	web.New(web.Config{Accounts: cfg.Accounts, Cookie: SessionCookie, BillingEnabled: func() bool { return cfg.BillingOffered || cfg.Billing.Available() },
-		MaxUploadMB: cfg.MaxUploadMB, MailOutbox: cfg.MailOutbox, Logger: cfg.Logger}).Register(s.mux)
+		MaxUploadMB: cfg.MaxUploadMB, Baselines: cfg.Baselines, AnonPerHour: anonPerHour(cfg.Meter), MailOutbox: cfg.MailOutbox, Logger: cfg.Logger}).Register(s.mux)
 	s.ledgerRoutes()
 	s.baselineRoutes()
 	s.mux.HandleFunc("/", s.noRoute)
@@ -355,4 +355,12 @@ func (r *recorder) Write(b []byte) (int, error) {
 	n, err := r.ResponseWriter.Write(b)
 	r.bytes += n
 	return n, err
+}
+
+// anonPerHour is the anonymous allowance the dashboard states.
+func anonPerHour(m *metering.Meter) int {
+	if m == nil {
+		return 0
+	}
+	return m.AnonPerHour
 }

@@ -35,12 +35,6 @@ type accountView struct {
 // three bands, and the documents that carry none (metadata listings and
 // comparisons), which the chart draws in grey.
 func usageLine(u accounts.UsageReport) string {
-	count := func(n int, one, other string) string {
-		if n == 1 {
-			return "1 " + one
-		}
-		return strconv.Itoa(n) + " " + other
-	}
 	low, elevated, high := u.Bands["low"], u.Bands["elevated"], u.Bands["high"]
 	s := count(u.Documents, "document", "documents")
 	if u.Credit > 0 {
@@ -136,7 +130,8 @@ func usageChart(u accounts.UsageReport) chart {
 }
 
 var funcs = template.FuncMap{
-	"add": func(a, b int) int { return a + b },
+	"add":   func(a, b int) int { return a + b },
+	"count": count,
 	"date": func(t time.Time) string {
 		if t.IsZero() {
 			return ""
@@ -146,9 +141,13 @@ var funcs = template.FuncMap{
 }
 
 // documents counts documents in words: "1 document", "3 documents".
-func documents(n int) string {
+func documents(n int) string { return count(n, "document", "documents") }
+
+// count says n with its noun in n's grammar, as common.js's dt.count
+// does for the pages' scripts.
+func count(n int, one, other string) string {
 	if n == 1 {
-		return "1 document"
+		return "1 " + one
 	}
-	return fmt.Sprintf("%d documents", n)
+	return strconv.Itoa(n) + " " + other
 }

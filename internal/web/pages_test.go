@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/doctrust/doctrust/internal/accounts"
+	"github.com/doctrust/doctrust/internal/baselines"
 	"github.com/doctrust/doctrust/internal/plans"
 )
 
@@ -237,6 +238,11 @@ func TestBaselinesPlanNote(t *testing.T) {
 	if on := render(accountView{Plan: team}); strings.Contains(on, `id="plan-note"`) {
 		t.Error("team: no plan note")
 	}
+	rec := httptest.NewRecorder()
+	New(Config{}).render(rec, "baselines", page{Page: "baselines", Data: accountView{BaselinePlan: baselinePlan(table)}})
+	if out := rec.Body.String(); !strings.Contains(out, `id="signed-out"`) || !strings.Contains(out, "Growth plan (team) or above") {
+		t.Error("signed out: want the plan that trains named from the plan table")
+	}
 }
 
 // TestSignedOutPagesLinkLogin: the account-bound pages, signed out, say
@@ -248,5 +254,23 @@ func TestSignedOutPagesLinkLogin(t *testing.T) {
 		if rec.Code != 200 || !strings.Contains(body, `id="signed-out"`) || !strings.Contains(body, `<a href="/login">Log in</a>`) {
 			t.Errorf("%s signed out: %d, no log-in prompt", path, rec.Code)
 		}
+	}
+}
+
+// TestInspectPageListsBuiltIns: the built-in baselines are in the inspect
+// page's issuer field as served, for a visitor without a session.
+func TestInspectPageListsBuiltIns(t *testing.T) {
+	mux := http.NewServeMux()
+	New(Config{Baselines: &baselines.Service{BuiltIn: baselines.BuiltIn()}}).Register(mux)
+	rec := httptest.NewRecorder()
+	mux.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
+	body := rec.Body.String()
+	for _, p := range baselines.BuiltIn() {
+		if !strings.Contains(body, `<option value="`+p.Issuer+`" data-source="built-in">`) {
+			t.Errorf("inspect page lacks the built-in issuer %s", p.Issuer)
+		}
+	}
+	if len(baselines.BuiltIn()) == 0 {
+		t.Fatal("no built-in baselines to list")
 	}
 }

@@ -42,7 +42,7 @@ const (
 func TestSeeItInChromium(t *testing.T) {
 	node, chromium, playwright := browserTools(t)
 	seen := &requestLog{}
-	base := startRecorded(t, seen)
+	base, _ := startRecorded(t, seen, nil)
 	abs := func(p string) string {
 		a, err := filepath.Abs(p)
 		if err != nil {
@@ -139,9 +139,9 @@ func (l *requestLog) carrying(doc []byte) map[string]int {
 	return out
 }
 
-// startRecorded runs the service as startService does, every request
-// passing through log first.
-func startRecorded(t *testing.T, log *requestLog) string {
+// startRecorded runs the service as startService does, with extra
+// settings, every request passing through log first.
+func startRecorded(t *testing.T, log *requestLog, extra map[string]string) (string, *config.Service) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -149,6 +149,7 @@ func startRecorded(t *testing.T, log *requestLog) string {
 	}
 	base := "http://" + ln.Addr().String()
 	env := map[string]string{"DATA_DIR": t.TempDir(), "MAIL_OUTBOX": t.TempDir(), "PUBLIC_BASE_URL": base, "STORE": "embedded"}
+	maps.Copy(env, extra)
 	svc, err := config.Server(context.Background(), config.Local, func(k string) string { return env[k] }, io.Discard)
 	if err != nil {
 		t.Fatal(err)
@@ -159,7 +160,7 @@ func startRecorded(t *testing.T, log *requestLog) string {
 		srv.Close()
 		svc.Close()
 	})
-	return base
+	return base, svc
 }
 
 // signupKey makes an account and returns its API key (/compare takes a key).

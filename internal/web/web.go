@@ -17,6 +17,8 @@ import (
 	"strings"
 
 	"github.com/doctrust/doctrust/internal/accounts"
+	"github.com/doctrust/doctrust/internal/baselines"
+	"github.com/doctrust/doctrust/internal/metering"
 	"github.com/doctrust/doctrust/internal/plans"
 	"github.com/doctrust/doctrust/internal/store"
 )
@@ -46,6 +48,13 @@ type Config struct {
 	BillingEnabled func() bool
 	// MaxUploadMB is shown on the inspect page.
 	MaxUploadMB int
+	// Baselines gives the inspect page its built-in issuers, which any
+	// caller may name; an account's own are listed by the page's script
+	// from the API when a session is open.
+	Baselines *baselines.Service
+	// AnonPerHour is the anonymous hourly allowance the inspect page
+	// states (0: metering's default).
+	AnonPerHour int
 	// MailOutbox is the folder mail is written to instead of being sent
 	// (MAIL_OUTBOX, `make run`'s default); the sign-up and reset pages say
 	// the link is there. Empty when mail goes through SES.
@@ -88,7 +97,7 @@ var Routes = [][2]string{{"GET", "/"}, {"GET", "/signup"}, {"GET", "/login"}, {"
 
 // Register adds the dashboard's routes to mux.
 func (p *Pages) Register(mux *http.ServeMux) {
-	mux.Handle("GET /{$}", p.static("inspect", "Inspect a document"))
+	mux.Handle("GET /{$}", p.inspect())
 	mux.Handle("GET /signup", p.static("signup", "Create an account"))
 	mux.Handle("GET /login", p.static("login", "Log in"))
 	mux.Handle("GET /forgot", p.static("forgot", "Forgotten password"))
@@ -142,6 +151,37 @@ func (p *Pages) static(name, title string) http.Handler {
 	}))
 }
 
+// Issuer is a baseline the inspect page offers by its slug.
+type Issuer struct {
+	Slug, Label string
+}
+
+// inspectView is the inspect page's own data.
+type inspectView struct {
+	Issuers     []Issuer
+	AnonPerHour int
+}
+
+// inspect serves the inspect page with the built-in issuers in its issuer
+// field: they answer every caller, so the page lists them without a
+// session or a call.
+func (p *Pages) inspect() http.Handler {
+	anon := p.cfg.AnonPerHour
+	if anon <= 0 {
+		anon = metering.DefaultAnonPerHour
+	}
+	var builtIn []Issuer
+	if p.cfg.Baselines != nil {
+		for _, b := range p.cfg.Baselines.BuiltIn {
+			builtIn = append(builtIn, Issuer{Slug: b.Issuer, Label: b.Label})
+		}
+	}
+	return secure(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p.render(w, "inspect", page{Title: "Inspect a document", Page: "inspect", MaxUploadMB: p.cfg.MaxUploadMB,
+			MailOutbox: p.cfg.MailOutbox, Data: inspectView{Issuers: builtIn, AnonPerHour: anon}})
+	}))
+}
+
 func (p *Pages) render(w http.ResponseWriter, name string, data page) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
@@ -182,6 +222,8 @@ func (p *Pages) accountView(r *http.Request) (accountView, error) {
 	}
 	a, _, err := p.cfg.Accounts.Authenticate(r.Context(), cookie)
 	if errors.Is(err, accounts.ErrNotAuthenticated) {
+		// Signed out, the baselines page still says which plan trains.
+		v.BaselinePlan = baselinePlan(p.cfg.Accounts.Plans)
 		return v, nil
 	}
 	if err != nil {
@@ -207,11 +249,19 @@ func (p *Pages) signedIn(r *http.Request, a store.Account) (accountView, error) 
 	for _, name := range table.Names() {
 		row, _ := table.Get(name)
 		v.Plans = append(v.Plans, row)
-		if row.Baselines && v.BaselinePlan.Name == "" {
-			v.BaselinePlan = row
+	}
+	v.BaselinePlan = baselinePlan(table)
+	return v, nil
+}
+
+// baselinePlan is the first plan of the table that trains baselines.
+func baselinePlan(t plans.Table) plans.Plan {
+	for _, name := range t.Names() {
+		if row, _ := t.Get(name); row.Baselines {
+			return row
 		}
 	}
-	return v, nil
+	return plans.Plan{}
 }
 
 func packRows(t plans.Table) []plans.Pack {

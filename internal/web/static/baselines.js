@@ -35,7 +35,7 @@
       cell(tr, b.issuer, "mono");
       cell(tr, b.label || "", "", "Label");
       const n = b.sampleCount || 0;
-      cell(tr, n + (n === 1 ? " sample" : " samples") +
+      cell(tr, dt.count(n, "sample") +
         (b.matchingActive ? "" : " (matching from " + (b.minSamplesForMatching || 5) + ")"), "", "Samples");
       cell(tr, b.builtIn ? "built-in (public specimens)" : "yours", "", "Source");
       cell(tr, b.updatedAt ? b.updatedAt.slice(0, 10) : "built in", "", "Updated");
@@ -78,7 +78,7 @@
     for (const f of files) data.append("file", f);
     $("train-button").disabled = true;
     $("train-skipped").hidden = true;
-    dt.status(status, "Training on " + files.length + (files.length === 1 ? " file…" : " files…"));
+    dt.status(status, "Training on " + dt.count(files.length, "file") + "…");
     try {
       const res = await fetch("/api/v1/baselines", { method: "POST", body: data, credentials: "same-origin" });
       let body = {};
@@ -91,8 +91,8 @@
       }
       const p = body.profile || {};
       dt.status(status, (body.merged ? "Added to " : "Trained ") + p.issuer + ": " + body.filesUsed + " of " +
-        body.filesReceived + " files used, " + p.sampleCount + (p.sampleCount === 1 ? " sample" : " samples") + " in all" +
-        (p.matchingActive ? "; matching is on." : "; matching starts at " + p.minSamplesForMatching + " samples."));
+        dt.count(body.filesReceived, "file") + " used, " + dt.count(p.sampleCount, "sample") + " in all" +
+        (p.matchingActive ? "; matching is on." : "; matching starts at " + dt.count(p.minSamplesForMatching, "sample") + "."));
       const skipped = $("train-skipped");
       skipped.replaceChildren();
       const reasons = { not_a_pdf: "not a PDF", unusable_pdf: "encrypted, damaged or without pages", analysis_timeout: "took too long to read", empty: "empty", duplicate: "the same file as an earlier one, counted once" };

@@ -3,6 +3,18 @@
 "use strict";
 
 const dt = {
+  // count says a number with its noun in the number's grammar: count(1,
+  // "entry", "entries") is "1 entry", count(2, "file") "2 files". Every
+  // counted message on the dashboard goes through it.
+  count(n, one, many) {
+    const k = Number(n) || 0;
+    return k.toLocaleString("en") + " " + (k === 1 ? one : (many || one + "s"));
+  },
+
+  // session resolves to whether a dashboard session is open (the header's
+  // links and the inspect page's own baselines wait on the same answer).
+  session: null,
+
   // post sends a JSON body (or none) and resolves to {ok, status, body}.
   async post(path, body) {
     const init = { method: "POST", credentials: "same-origin", headers: {} };
@@ -23,13 +35,14 @@ const dt = {
       invalid_credentials: "Wrong email or password.",
       email_taken: "That address already has an account.",
       invalid_token: "This link is unknown, used or expired.",
-      rate_limited: "Too many attempts; try again in " + (r.body.retryAfterSeconds || 60) + " seconds.",
+      rate_limited: "Too many attempts; try again in " + dt.count(r.body.retryAfterSeconds || 60, "second") + ".",
       not_authenticated: "Please log in first.",
       invalid_api_key: "That API key is not valid.",
       file_too_large: "The file is larger than " + (r.body.maxMb || "the") + " MB allowed.",
       not_a_pdf: "This is not a PDF, Office document or image the service reads.",
       analysis_timeout: "The document took too long to analyse.",
       quota_exceeded: "The monthly quota is used up.",
+      invalid_issuer: "An issuer is lower-case letters, digits and hyphens, such as acme-bank.",
       busy: "The service is busy; try again in a few seconds.",
       billing_unavailable: "Billing is not available right now.",
       mail_unavailable: "Mail is not configured on this server.",
@@ -74,12 +87,13 @@ const dt = {
 
 // The header shows what fits the session: Sign up and Log in when signed
 // out, Log out when signed in (all three until the answer arrives).
-(async () => {
+dt.session = (async () => {
   try {
     const res = await fetch("/api/v1/session", { credentials: "same-origin" });
     const signedIn = !!(await res.json()).authenticated;
     for (const el of document.querySelectorAll(signedIn ? ".when-out" : ".when-in")) el.hidden = true;
-  } catch (e) { /* the links stay */ }
+    return signedIn;
+  } catch (e) { return false; /* the links stay */ }
 })();
 
 document.addEventListener("click", async (ev) => {

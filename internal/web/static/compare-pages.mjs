@@ -50,15 +50,18 @@ export async function show(result, originalFile, candidateFile) {
     row.appendChild(el("h3", null, "Page " + n));
     const pair = el("div", "rev-pair");
     const lo = view.blank(left.canvas, "box-canvas");
-    view.drawBoxes(lo, left.viewport, marks("original"), -1);
+    const lm = marks("original"), rm = marks("candidate");
+    view.drawBoxes(lo, left.viewport, lm, -1);
+    view.hover(lo, lm);
     const ro = view.blank(right.canvas, "box-canvas");
-    view.drawBoxes(ro, right.viewport, marks("candidate"), -1);
+    view.drawBoxes(ro, right.viewport, rm, -1);
+    view.hover(ro, rm);
     const lf = el("figure", "page");
     lf.appendChild(view.stack(left.canvas, lo));
     lf.appendChild(el("figcaption", "hint", "Original"));
     const rf = el("figure", "page");
     rf.appendChild(view.stack(right.canvas, diff.canvas, view.halo(diff), ro));
-    rf.appendChild(el("figcaption", "hint", "Candidate, what differs in magenta (" + diff.count.toLocaleString("en") + " pixels)"));
+    rf.appendChild(el("figcaption", "hint", "Candidate, what differs in magenta (" + dt.count(diff.count, "pixel") + ")"));
     pair.append(lf, rf);
     row.appendChild(pair);
     root.appendChild(row);
@@ -67,7 +70,7 @@ export async function show(result, originalFile, candidateFile) {
   await b.close();
   const notes = [];
   if (same.length) notes.push((same.length === count ? "Every page" : "Pages " + same.join(", ")) + " looked the same in both files.");
-  if (a.numPages !== b.numPages) notes.push("The original has " + a.numPages + " pages and the candidate " + b.numPages + "; pages are compared in order.");
+  if (a.numPages !== b.numPages) notes.push("The original has " + dt.count(a.numPages, "page") + " and the candidate " + b.numPages + "; pages are compared in order.");
   dt.status(status, notes.join(" "));
   section.dataset.state = "done";
 }
@@ -79,11 +82,11 @@ function textTable(pt) {
   box.hidden = !pt;
   if (!pt) return;
   if (!pt.items.length) {
-    root.appendChild(el("p", "hint", "The words of the " + (pt.pagesCompared === 1 ? "page" : pt.pagesCompared + " pages") + " compared are the same."));
+    root.appendChild(el("p", "hint", "The words of the " + (pt.pagesCompared === 1 ? "page" : dt.count(pt.pagesCompared, "page")) + " compared are the same."));
     return;
   }
-  root.appendChild(el("p", null, pt.figuresChanged + (pt.figuresChanged === 1 ? " figure" : " figures") + " and " +
-    pt.wordsChanged + (pt.wordsChanged === 1 ? " word" : " words") + " differ."));
+  root.appendChild(el("p", null, dt.count(pt.figuresChanged, "figure") + " and " +
+    dt.count(pt.wordsChanged, "word") + " differ."));
   const table = el("table", "changes stack");
   const head = el("tr");
   const cols = ["Page", "Kind", "Change", "Original", "Candidate"];

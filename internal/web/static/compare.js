@@ -12,7 +12,6 @@
     if (text !== undefined && text !== null) e.textContent = String(text);
     return e;
   }
-  const plural = (n, one, many) => n + " " + (n === 1 ? one : many);
   const yesNo = (b) => (b ? "yes" : "no");
 
   const relationships = {
@@ -69,8 +68,8 @@
     const a = r.ancestry;
     let more = "";
     if (a) {
-      more = " " + plural(a.revisionsAdded || 0, "revision", "revisions") + " and " +
-        (a.bytesAdded || 0).toLocaleString("en") + " bytes " + (r.relationship === "candidate-truncates-original" ? "fewer" : "added") +
+      more = " " + dt.count(a.revisionsAdded || 0, "revision") + " and " +
+        dt.count(a.bytesAdded || 0, "byte") + " " + (r.relationship === "candidate-truncates-original" ? "fewer" : "added") +
         "; " + (a.contentTouched ? "page content, pages or images were replaced." : "no page content, page or image was replaced.");
     }
     $("relationship-detail").textContent = detail + more;
@@ -102,7 +101,7 @@
     const tbody = $("sides").querySelector("tbody");
     tbody.replaceChildren();
     const rows = [
-      ["Size", (x) => (x.sizeBytes || 0).toLocaleString("en") + " bytes"],
+      ["Size", (x) => dt.count(x.sizeBytes || 0, "byte")],
       ["Revisions", (x) => x.revisions], ["Pages", (x) => x.pages],
       ["Encrypted", (x) => yesNo(x.encrypted)], ["Damaged (rebuilt on reading)", (x) => yesNo(x.damaged)],
     ];
@@ -126,7 +125,7 @@
     for (const [name, label] of [["info", "Document information"], ["xmp", "XMP metadata"]]) {
       const block = d[name];
       if (!block || !(block.items || []).length) continue;
-      root.appendChild(el("h3", null, label + " (" + plural(block.total || block.items.length, "change", "changes") + ")"));
+      root.appendChild(el("h3", null, label + " (" + dt.count(block.total || block.items.length, "change") + ")"));
       // Stacked at 390 px: each cell carries its column's name.
       const table = el("table", "changes stack");
       const thead = el("thead"), head = el("tr"), tbody = el("tbody");
@@ -158,7 +157,7 @@
       add("Fonts removed", (fonts.removed || []).join(", ") || "none");
     }
     if (d.pageCount) add("Pages", d.pageCount.original + " → " + d.pageCount.candidate);
-    if (d.pageGeometry && (d.pageGeometry.items || []).length) add("Page geometry", plural(d.pageGeometry.items.length, "page differs", "pages differ"));
+    if (d.pageGeometry && (d.pageGeometry.items || []).length) add("Page geometry", dt.count(d.pageGeometry.items.length, "page differs", "pages differ"));
     const p = d.producer;
     if (p && p.original && p.candidate) {
       const side = (x) => [x.producer, x.creator].filter(Boolean).join(" / ") || "none";

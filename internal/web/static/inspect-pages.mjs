@@ -31,6 +31,7 @@ export async function show(report, file) {
     $(id).dataset.state = "";
   }
   $("pages").replaceChildren();
+  $("box-signals").replaceChildren();
   $("rev-pages").replaceChildren();
   if (report.mediaType === "office") { officeTable(report); return; }
   const bytes = new Uint8Array(await file.arrayBuffer());
@@ -85,7 +86,7 @@ async function pages(bytes, signals) {
     b.dataset.signal = s.index;
     b.setAttribute("aria-pressed", "false");
     b.appendChild(el("span", "sev sev-" + s.severity, s.severity));
-    b.appendChild(document.createTextNode(" " + (s.title || s.id) + " (" + s.boxes.length + (s.boxes.length === 1 ? " box)" : " boxes)")));
+    b.appendChild(document.createTextNode(" " + (s.title || s.id) + " (" + dt.count(s.boxes.length, "box", "boxes") + ")"));
     b.addEventListener("click", () => select(s.index));
     chips.appendChild(b);
   }
@@ -102,20 +103,45 @@ async function pages(bytes, signals) {
     fig.dataset.page = n;
     const wrap = el("figure", "page");
     wrap.appendChild(fig);
-    wrap.appendChild(el("figcaption", "hint", "Page " + n + (marks.length ? " · " + marks.length + (marks.length === 1 ? " box" : " boxes") : "")));
     root.appendChild(wrap);
     overlay.addEventListener("click", (ev) => {
       const r = overlay.getBoundingClientRect();
       const i = view.hit(marks, (ev.clientX - r.left) * overlay.width / r.width, (ev.clientY - r.top) * overlay.height / r.height);
       if (i >= 0) select(i);
     });
+    view.hover(overlay, marks);
     views.push({ overlay, viewport, marks });
     view.drawBoxes(overlay, viewport, marks, selected);
+    wrap.appendChild(caption(n, marks));
   }
   await doc.close();
   dt.status(status, doc.numPages > count ? "The first " + count + " of " + doc.numPages + " pages are shown." : "");
   if (!withBoxes.length) chips.appendChild(el("p", "hint", "No signal of this report marks a place on a page."));
   section.dataset.state = "done";
+}
+
+// caption names a page's boxes beside the page, not over it: each
+// signal's title once, with its severity's swatch and how many boxes it
+// has there (and how many lie off the page). n 0 is an image.
+function caption(n, marks) {
+  const cap = el("figcaption", "hint box-caption", (n ? "Page " + n : "The image") +
+    (marks.length ? " · " + dt.count(marks.length, "box", "boxes") + ":" : ""));
+  const seen = new Map();
+  for (const m of marks) {
+    const k = m.signal + "\u0000" + m.title;
+    const e = seen.get(k) || { m, n: 0, off: 0 };
+    e.n++;
+    if (m.off) e.off++;
+    seen.set(k, e);
+  }
+  for (const { m, n: k, off } of seen.values()) {
+    const item = el("span", "box-title");
+    item.appendChild(el("span", "sw sev-" + m.severity));
+    item.appendChild(document.createTextNode(m.title + (k > 1 ? " (" + dt.count(k, "box", "boxes") + ")" : "") +
+      (off ? (off === k ? ", off the page" : ", " + off + " off the page") : "")));
+    cap.appendChild(item);
+  }
+  return cap;
 }
 
 // revisions shows the file as an earlier revision left it (a prefix of the
@@ -136,7 +162,7 @@ async function revisions(bytes, lengths) {
     const rev = Number(slider.value);
     section.dataset.state = "rendering";
     $("rev-label").textContent = "Revision " + rev + " of " + lengths.length + (rev === 1 ? " (as first saved)" : "") +
-      ": the first " + lengths[rev - 1].toLocaleString("en") + " bytes";
+      ": the first " + dt.count(lengths[rev - 1], "byte");
     const root = $("rev-pages");
     root.replaceChildren();
     dt.status($("rev-status"), "Rendering revision " + rev + "…");
@@ -171,7 +197,7 @@ async function revisions(bytes, lengths) {
       const right = el("figure", "page");
       after.canvas.classList.add("rev-after");
       right.appendChild(view.stack(after.canvas, diff.canvas, view.halo(diff)));
-      right.appendChild(el("figcaption", "hint", "As now, what differs in magenta (" + diff.count.toLocaleString("en") + " pixels)"));
+      right.appendChild(el("figcaption", "hint", "As now, what differs in magenta (" + dt.count(diff.count, "pixel") + ")"));
       pair.append(left, right);
       row.appendChild(pair);
       root.appendChild(row);
@@ -215,8 +241,10 @@ async function image(report, file) {
   // Image boxes are pixels from the top left.
   const viewport = { convertToViewportPoint: (x, y) => [x * scale, y * scale] };
   view.drawBoxes(overlay, viewport, marks, -1);
+  view.hover(overlay, marks);
   const wrap = el("figure", "page");
   wrap.appendChild(view.stack(canvas, overlay));
+  if (marks.length) wrap.appendChild(caption(0, marks));
   root.appendChild(wrap);
   dt.status($("pages-status"), marks.length ? "" : "No signal of this report marks a place in the image.");
   section.dataset.state = "done";

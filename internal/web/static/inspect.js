@@ -21,7 +21,9 @@
   }
 
   fileInput.addEventListener("change", () => {
-    $("drop-text").textContent = fileInput.files.length ? fileInput.files[0].name : "Drop a file here or choose one";
+    const files = Array.from(fileInput.files);
+    $("drop-text").textContent = !files.length ? "Drop a file here or choose one (several make a queue)" :
+      files.length === 1 ? files[0].name : dt.count(files.length, "file") + " for the queue: " + files.map((f) => f.name).join(", ");
   });
   for (const name of ["dragenter", "dragover"]) drop.addEventListener(name, (ev) => { ev.preventDefault(); drop.classList.add("over"); });
   drop.addEventListener("dragleave", () => drop.classList.remove("over"));
@@ -31,38 +33,216 @@
     if (ev.dataTransfer.files.length) { fileInput.files = ev.dataTransfer.files; fileInput.dispatchEvent(new Event("change")); }
   });
 
-  form.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    const status = $("inspect-status");
-    if (!fileInput.files.length) { dt.status(status, "Choose a file first.", true); return; }
-    const file = fileInput.files[0];
+  // The issuer field. Built-in baselines come with the page: they answer
+  // every caller. The account's own are listed from the API when a session
+  // is open, but /inspect reads no session (SPEC.md): an own baseline is
+  // found only when the call carries one of the account's keys, so the
+  // page asks for one rather than send a call that would not use it.
+  const issuerSelect = $("issuer"), otherLabel = $("issuer-other-label"), otherInput = $("issuer-other");
+  const slugRule = /^[a-z0-9][a-z0-9-]{0,63}$/;
+  let signedIn = false;
+  function chosenIssuer() {
+    const opt = issuerSelect.selectedOptions[0];
+    if (!opt || !opt.value) return { slug: "", source: "" };
+    if (opt.dataset.source === "other") return { slug: otherInput.value.trim(), source: "other" };
+    return { slug: opt.value, source: opt.dataset.source };
+  }
+  function issuerNote() {
+    const { slug, source } = chosenIssuer();
+    otherLabel.hidden = source !== "other";
+    let text;
+    if (source === "own") {
+      text = slug + " is your own baseline: an inspection uses it only with one of your API keys (below), since the inspect call reads no session.";
+    } else if (source === "built-in") {
+      text = slug + " is built in (public specimens): it answers with or without a key.";
+    } else if (source === "other") {
+      text = "Your own baselines answer only with one of your API keys; without one, only the built-in ones are found.";
+    } else {
+      text = signedIn ? "Your own baselines are listed when you have trained some (the baselines page); they need one of your API keys." :
+        "Built-in baselines answer everyone. Log in to list your own; an inspection uses them only with one of your API keys.";
+    }
+    $("issuer-note").textContent = text;
+  }
+  issuerSelect.addEventListener("change", () => {
+    issuerNote();
+    if (chosenIssuer().source === "own") $("key-details").open = true;
+  });
+  (async () => {
+    signedIn = await dt.session;
+    if (signedIn) {
+      try {
+        const res = await fetch("/api/v1/baselines", { credentials: "same-origin" });
+        const list = res.ok ? ((await res.json()).baselines || []).filter((b) => !b.builtIn) : [];
+        if (list.length) {
+          const group = document.createElement("optgroup");
+          group.id = "issuers-own";
+          group.label = "Yours (with one of your API keys)";
+          for (const b of list) {
+            const o = el("option", null, b.issuer + (b.label ? " · " + b.label : "") + " · " + dt.count(b.sampleCount || 0, "sample"));
+            o.value = b.issuer;
+            o.dataset.source = "own";
+            group.appendChild(o);
+          }
+          issuerSelect.insertBefore(group, $("issuers-builtin"));
+        }
+      } catch (e) { /* the built-in ones stay */ }
+    }
+    issuerNote();
+  })();
+  issuerNote();
+
+  // send posts one file with the chosen issuer and key; it resolves to
+  // {ok, status, body} or {status: 0} when the service was not reached.
+  async function send(file, issuer, key) {
     const data = new FormData();
+    // The API reads the issuer before the file: append it first.
+    if (issuer) data.append("issuer", issuer);
     data.append("file", file);
     const headers = {};
-    const key = $("apikey").value.trim();
     if (key) headers["Authorization"] = "Bearer " + key;
-    $("inspect-button").disabled = true;
-    dt.status(status, "Analysing…");
     try {
       // No cookie: /inspect authenticates by key only (SPEC.md).
       const res = await fetch("/api/v1/inspect", { method: "POST", body: data, headers, credentials: "omit" });
       let body = {};
       try { body = await res.json(); } catch (e) { body = {}; }
-      if (!res.ok) { dt.status(status, dt.explain({ body }), true); return; }
-      dt.status(status, "");
-      render(body);
-      // The pages are drawn from the file this page holds, never fetched.
-      import("/static/inspect-pages.mjs").then((m) => m.show(body, file)).catch(() => {
-        dt.status($("pages-status"), "The pages could not be drawn in this browser; the report above still stands.", true);
-      });
+      return { ok: res.ok, status: res.status, body };
     } catch (e) {
-      dt.status(status, "The service could not be reached.", true);
+      return { ok: false, status: 0, body: {} };
+    }
+  }
+
+  // open draws a report and, from the file this page holds, its pages
+  // (never fetched, never sent again).
+  function open(report, file, keyed, heading) {
+    $("report-file").hidden = !heading;
+    $("report-file").textContent = heading || "";
+    render(report, keyed);
+    import("/static/inspect-pages.mjs").then((m) => m.show(report, file)).catch(() => {
+      dt.status($("pages-status"), "The pages could not be drawn in this browser; the report above still stands.", true);
+    });
+  }
+
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const status = $("inspect-status");
+    const files = Array.from(fileInput.files);
+    if (!files.length) { dt.status(status, "Choose a file first.", true); return; }
+    const key = $("apikey").value.trim();
+    const { slug, source } = chosenIssuer();
+    if (source === "other" && !slugRule.test(slug)) { dt.status(status, dt.explain({ body: { error: "invalid_issuer" } }), true); return; }
+    if (source === "own" && !key) {
+      $("key-details").open = true;
+      dt.status(status, slug + " is your own baseline: enter one of your API keys below (the inspect call reads no session), or choose a built-in one.", true);
+      return;
+    }
+    $("inspect-button").disabled = true;
+    try {
+      if (files.length === 1) await single(files[0], slug, key, status);
+      else await queue(files, slug, key, status);
     } finally {
       $("inspect-button").disabled = false;
     }
   });
 
-  function render(report) {
+  async function single(file, issuer, key, status) {
+    $("queue").hidden = true;
+    dt.status(status, "Analysing…");
+    const r = await send(file, issuer, key);
+    if (r.status === 0) { dt.status(status, "The service could not be reached.", true); return; }
+    if (!r.ok) { dt.status(status, dt.explain(r), true); return; }
+    dt.status(status, "");
+    open(r.body, file, !!key, "");
+  }
+
+  // stops are the refusals that would refuse every file after this one.
+  const stops = ["rate_limited", "quota_exceeded", "invalid_api_key", "invalid_issuer", "origin_not_allowed", "not_authenticated"];
+
+  // queue inspects the files one after another, one call each, so every
+  // file is metered (and refused) exactly as a single inspection is. Each
+  // row keeps its file and report in this page; a done row opens them.
+  async function queue(files, issuer, key, status) {
+    dt.status(status, "");
+    const tbody = $("queue-table").querySelector("tbody");
+    tbody.replaceChildren();
+    $("queue").hidden = false;
+    $("report").hidden = true;
+    const rows = files.map((file, i) => {
+      const tr = el("tr");
+      tr.dataset.index = i;
+      const name = el("td", "str", file.name);
+      name.dataset.label = "File";
+      const size = el("td", null, dt.count(file.size, "byte"));
+      size.dataset.label = "Size";
+      const state = el("td", null);
+      state.dataset.label = "State";
+      const result = el("td", "result");
+      result.dataset.label = "Result";
+      const act = el("td", "act");
+      tr.append(name, size, state, result, act);
+      tbody.appendChild(tr);
+      return { file, tr, state, result, act, n: i + 1 };
+    });
+    const set = (row, state, text) => {
+      row.tr.dataset.state = state;
+      row.state.className = "state-" + state.replace(" ", "-");
+      row.state.textContent = state;
+      if (text !== undefined) row.result.textContent = text;
+    };
+    for (const row of rows) set(row, "queued", "");
+    const qs = $("queue-status");
+    let done = 0, failed = 0, stopped = "";
+    for (const row of rows) {
+      if (stopped) { set(row, "not sent", "Not sent: the queue stopped."); continue; }
+      set(row, "analysing");
+      dt.status(qs, "Analysing " + row.n + " of " + files.length + "…");
+      let r = await send(row.file, issuer, key);
+      // A busy service says when to try again; the file is retried twice.
+      for (let tries = 0; r.status === 503 && r.body.error === "busy" && tries < 2; tries++) {
+        await new Promise((ok) => setTimeout(ok, 1000 * Math.min(30, r.body.retryAfterSeconds || 5)));
+        r = await send(row.file, issuer, key);
+      }
+      if (r.ok) {
+        done++;
+        const s = r.body.summary || {};
+        set(row, "done", "");
+        const band = el("span", "band-text-" + (s.riskBand || "low"), (s.riskBand || "unknown") + ", score " + (s.riskScore || 0));
+        row.result.appendChild(band);
+        if (r.body.issuerBaseline) row.result.appendChild(document.createTextNode(" · " + baselineShort(r.body.issuerBaseline)));
+        const b = el("button", "small open", "Open");
+        b.type = "button";
+        b.setAttribute("aria-label", "Open the report of " + row.file.name);
+        const report = r.body, keyed = !!key;
+        b.addEventListener("click", () => {
+          for (const x of tbody.querySelectorAll("tr.current")) x.classList.remove("current");
+          row.tr.classList.add("current");
+          open(report, row.file, keyed, "Report of " + row.file.name + " (" + row.n + " of " + files.length + " in the queue)");
+        });
+        row.act.appendChild(b);
+        continue;
+      }
+      failed++;
+      const why = r.status === 0 ? "The service could not be reached." : dt.explain(r);
+      set(row, "error", why);
+      if (r.status === 0 || stops.includes(r.body.error)) stopped = why;
+    }
+    const parts = [done + " of " + dt.count(files.length, "file") + " done"];
+    if (failed) parts.push(failed + " failed");
+    if (stopped) {
+      const rest = files.length - done - failed;
+      dt.status(qs, "Stopped: " + stopped + " " + (rest ? dt.count(rest, "file") + " not sent; " : "") + parts.join(", ") + ".", true);
+    } else {
+      dt.status(qs, parts.join(", ") + "." + (done ? " Open a row to see its report." : ""), failed > 0);
+    }
+  }
+
+  // baselineShort is the queue row's word on the issuer baseline.
+  function baselineShort(b) {
+    if (!b.resolved) return "no baseline " + (b.requested || "");
+    if (!b.matchingActive) return b.requested + ": too few samples to match";
+    return b.requested + ": " + ((b.divergence || 0) >= 0.2 ? "strays" : "consistent");
+  }
+
+  function render(report, keyed) {
     const s = report.summary || {};
     gauge(s.riskScore || 0, s.riskBand || "low");
     const title = $("band-title");
@@ -70,19 +250,61 @@
     title.className = "band-text-" + (s.riskBand || "low");
     $("summary-line").textContent = [
       (report.mediaType || "document").toUpperCase(),
-      (s.signalCount === 1 ? "1 signal" : (s.signalCount || 0) + " signals") + " above info",
-      (s.revisions || 1) + (s.revisions === 1 ? " revision" : " revisions"),
+      dt.count(s.signalCount || 0, "signal") + " above info",
+      dt.count(s.revisions || 1, "revision"),
       "engine " + report.engineVersion,
     ].join(" · ");
     facts(report);
     const caution = report.usageCaution || {};
     $("caution").textContent = "Not safe for an automated adverse decision. " + (caution.guidance || "");
     $("disclaimer").textContent = report.disclaimer || "";
+    baseline(report.issuerBaseline, keyed);
     signals(report.signals || []);
     timeline(report.signals || []);
     $("raw").textContent = JSON.stringify(report, null, 2);
     $("report").hidden = false;
     $("report").scrollIntoView({ behavior: "smooth", block: "start" });
+  }
+
+  // baseline says what the issuer baseline answered: which profile, how
+  // many samples, whether matching is on, and how far the document strays.
+  function baseline(b, keyed) {
+    const section = $("baseline-section");
+    section.hidden = !b;
+    if (!b) return;
+    const dl = $("baseline-facts");
+    dl.replaceChildren();
+    let line;
+    if (!b.resolved && b.reason === "not_applicable") {
+      line = "Issuer baselines are a PDF feature; this file was not compared" + (b.requested ? " with " + b.requested : "") + ".";
+    } else if (!b.resolved) {
+      line = "No baseline named " + b.requested + " answered this call" +
+        (keyed ? ": neither the key's account nor the built-in ones have it." : ": without an API key only the built-in ones are found.");
+    } else if (!b.matchingActive) {
+      line = "Compared with " + b.requested + ", but its profile has " + dt.count(b.sampleCount || 0, "sample") +
+        ": matching starts at 5, so no deviation is called.";
+    } else if ((b.divergence || 0) >= 0.2) {
+      line = "This document strays from " + b.requested + "'s genuine documents (" + b.mismatchedDimensions.join(", ") +
+        "): see the issuer-mismatch signal.";
+    } else if ((b.mismatchedDimensions || []).length) {
+      line = "This document differs from " + b.requested + "'s genuine documents only in " + b.mismatchedDimensions.join(", ") +
+        ", below the 0.20 divergence a deviation needs.";
+    } else {
+      line = "This document is consistent with " + b.requested + "'s genuine documents.";
+    }
+    $("baseline-line").textContent = line;
+    const rows = [["Issuer", b.requested]];
+    if (b.resolved) {
+      rows.push(["Profile", b.source === "customer" ? "your own" : "built-in (public specimens)"],
+        ["Samples", dt.count(b.sampleCount || 0, "sample")], ["Matching", b.matchingActive ? "on" : "off (fewer than 5 samples)"]);
+      if (typeof b.divergence === "number") rows.push(["Divergence", b.divergence.toFixed(2) + " (weighted share of the issuer's steady habits this document breaks; 0.20 and above is a deviation)"]);
+      if ((b.mismatchedDimensions || []).length) rows.push(["Differs in", b.mismatchedDimensions.join(", ")]);
+    }
+    for (const [k, v] of rows) {
+      if (v === undefined || v === null || v === "") continue;
+      dl.appendChild(el("dt", null, k));
+      dl.appendChild(el("dd", null, v));
+    }
   }
 
   // gauge draws a half-circle dial: the arc up to the score in the band's
@@ -115,7 +337,7 @@
       ["Created", d.creationDate], ["Modified", d.modDate],
       ["Signed", d.signed === undefined ? null : (d.signed ? "yes" : "no")],
       ["Encrypted", d.encrypted === undefined ? null : (d.encrypted ? "yes" : "no")],
-      ["Revisions", d.revisions], ["Size", d.sizeBytes === undefined ? null : d.sizeBytes.toLocaleString("en") + " bytes"],
+      ["Revisions", d.revisions], ["Size", d.sizeBytes === undefined ? null : dt.count(d.sizeBytes, "byte")],
     ];
     const o = report.office, im = report.image;
     if (o) rows.push(["Format", o.format], ["Application", [o.application, o.appVersion].filter(Boolean).join(" ") || null], ["Last saved by", o.lastModifiedBy], ["Macros", o.macros === null || o.macros === undefined ? null : (o.macros ? "yes" : "no")]);
@@ -214,7 +436,7 @@
       for (const x of v) { const li = el("li"); li.appendChild(cell(x, depth + 1)); list.appendChild(li); }
       if (v.length <= 3) return list;
       const d = el("details", "long");
-      d.appendChild(el("summary", null, v.length + " entries"));
+      d.appendChild(el("summary", null, dt.count(v.length, "entry", "entries")));
       d.appendChild(list);
       return d;
     }
@@ -248,7 +470,7 @@
       const x = left + (i + 1) * col + 20;
       let y = top + plot;
       const grp = svg("g", { class: "revision" + (r.contentTouched ? " content-touched" : "") });
-      grp.appendChild(svg("title", {}, `revision ${r.revision}: ${r.objectsWrittenTotal || total(r)} objects written` +
+      grp.appendChild(svg("title", {}, `revision ${r.revision}: ${dt.count(r.objectsWrittenTotal || total(r), "object")} written` +
         kinds.filter((k) => (r.touched || {})[k]).map((k) => `, ${k} ${r.touched[k]}`).join("")));
       for (const k of kinds) {
         const n = (r.touched || {})[k] || 0;
@@ -259,7 +481,7 @@
       }
       grp.appendChild(svg("text", { x: x + (col - 40) / 2, y: top + plot + 18, "text-anchor": "middle" }, "rev " + r.revision));
       grp.appendChild(svg("text", { x: x + (col - 40) / 2, y: top + plot + 34, "text-anchor": "middle", class: r.contentTouched ? "warn-text" : "hint" },
-        r.contentTouched ? "content" : total(r) + " objects"));
+        r.contentTouched ? "content" : dt.count(total(r), "object")));
       grp.appendChild(svg("text", { x: x + (col - 40) / 2, y: y - 4, "text-anchor": "middle", class: "hint" }, total(r)));
       g.appendChild(grp);
     });

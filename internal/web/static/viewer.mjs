@@ -68,15 +68,16 @@ export function place(viewport, canvas, box) {
 }
 
 // drawBoxes paints the marks of one page on its overlay canvas: each box
-// outlined in its signal's colour and labelled with the signal's title;
-// the selected signal's boxes filled. Evidence off the page becomes a band
-// on the nearest edge, labelled "off page".
+// outlined in its signal's colour just outside the box, the selected
+// signal's boxes filled with a wash of it. No label is painted: a label
+// over the page hid the line above the box, so a box's title is said
+// beside the page (the figure's caption), in its tooltip (point at it,
+// see hover) and by the signal list's selection. Evidence off the page
+// becomes a band on the nearest edge.
 export function drawBoxes(overlay, viewport, marks, selected) {
   const g = overlay.getContext("2d");
   g.clearRect(0, 0, overlay.width, overlay.height);
   const unit = Math.max(1, overlay.width / 600);
-  g.font = Math.round(11 * unit) + "px system-ui, sans-serif";
-  g.textBaseline = "bottom";
   // Graver boxes are drawn last, so one figure boxed by several signals
   // shows the gravest colour.
   const rank = { info: 0, low: 1, medium: 2, high: 3 };
@@ -85,7 +86,7 @@ export function drawBoxes(overlay, viewport, marks, selected) {
     const colour = colours[m.severity] || colours.info;
     const on = m.signal === selected;
     let r = place(viewport, overlay, m.box);
-    let label = m.title;
+    m.off = r.off;
     if (r.off) {
       const band = 6 * unit, W = overlay.width, H = overlay.height;
       const cx = Math.min(Math.max(r.x0, 0), W - band), cy = Math.min(Math.max(r.y0, 0), H - band);
@@ -95,45 +96,48 @@ export function drawBoxes(overlay, viewport, marks, selected) {
       else r = { x0: cx, x1: Math.min(W, cx + Math.max(band, r.x1 - r.x0)), y0: H - band, y1: H };
       g.fillStyle = colour;
       g.fillRect(r.x0, r.y0, r.x1 - r.x0, r.y1 - r.y0);
-      label = "off page: " + label;
       m.drawn = r;
-    } else {
-      const pad = 2 * unit;
-      m.drawn = { x0: r.x0 - pad, y0: r.y0 - pad, x1: r.x1 + pad, y1: r.y1 + pad };
-      if (on) {
-        g.globalAlpha = 0.22;
-        g.fillStyle = colour;
-        g.fillRect(m.drawn.x0, m.drawn.y0, m.drawn.x1 - m.drawn.x0, m.drawn.y1 - m.drawn.y0);
-        g.globalAlpha = 1;
-      }
-      g.strokeStyle = colour;
-      g.lineWidth = (on ? 3 : 2) * unit;
-      g.strokeRect(m.drawn.x0, m.drawn.y0, m.drawn.x1 - m.drawn.x0, m.drawn.y1 - m.drawn.y0);
+      continue;
     }
-    // The label sits above the box (below it at the top edge), kept on the canvas.
-    const text = label.length > 60 ? label.slice(0, 59) + "…" : label;
-    const w = g.measureText(text).width + 8 * unit, h = 15 * unit;
-    let lx = Math.min(Math.max(m.drawn.x0, 0), Math.max(0, overlay.width - w));
-    let ly = m.drawn.y0 - h - 2 * unit;
-    if (ly < 0) ly = Math.min(overlay.height - h, m.drawn.y1 + 2 * unit);
-    g.globalAlpha = on ? 1 : 0.85;
-    g.fillStyle = colour;
-    g.fillRect(lx, ly, w, h);
-    g.globalAlpha = 1;
-    g.fillStyle = "#fff";
-    g.fillText(text, lx + 4 * unit, ly + h - 3 * unit);
-    m.label = { x0: lx, y0: ly, x1: lx + w, y1: ly + h };
+    const pad = 2 * unit;
+    m.drawn = { x0: r.x0 - pad, y0: r.y0 - pad, x1: r.x1 + pad, y1: r.y1 + pad };
+    if (on) {
+      g.globalAlpha = 0.22;
+      g.fillStyle = colour;
+      g.fillRect(m.drawn.x0, m.drawn.y0, m.drawn.x1 - m.drawn.x0, m.drawn.y1 - m.drawn.y0);
+      g.globalAlpha = 1;
+    }
+    g.strokeStyle = colour;
+    g.lineWidth = (on ? 3 : 2) * unit;
+    g.strokeRect(m.drawn.x0, m.drawn.y0, m.drawn.x1 - m.drawn.x0, m.drawn.y1 - m.drawn.y0);
   }
+}
+
+// markAt returns the mark under (x, y) in canvas pixels, or null.
+export function markAt(marks, x, y) {
+  const grace = 4;
+  for (const m of marks) {
+    const r = m.drawn;
+    if (r && x >= r.x0 - grace && x <= r.x1 + grace && y >= r.y0 - grace && y <= r.y1 + grace) return m;
+  }
+  return null;
 }
 
 // hit returns the signal of the mark under (x, y) in canvas pixels.
 export function hit(marks, x, y) {
-  for (const m of marks) {
-    for (const r of [m.drawn, m.label]) {
-      if (r && x >= r.x0 && x <= r.x1 && y >= r.y0 && y <= r.y1) return m.signal;
-    }
-  }
-  return -1;
+  const m = markAt(marks, x, y);
+  return m ? m.signal : -1;
+}
+
+// hover gives an overlay the title of the box under the pointer as its
+// tooltip (the browser's own, outside the page).
+export function hover(overlay, marks) {
+  overlay.addEventListener("mousemove", (ev) => {
+    const r = overlay.getBoundingClientRect();
+    const m = markAt(marks, (ev.clientX - r.left) * overlay.width / r.width, (ev.clientY - r.top) * overlay.height / r.height);
+    const title = m ? (m.off ? "off page: " : "") + m.title : "";
+    if (overlay.title !== title) overlay.title = title;
+  });
 }
 
 // difference compares two renderings of a page and returns a canvas the
