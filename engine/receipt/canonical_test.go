@@ -107,7 +107,7 @@ func TestFixtureHash(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h, err := ReportHash(body); err != nil || h != "1144c00e0773b432bb2c1f5c71a0fdc9d43ddc2130348fd132ccd8644d7c22bc" {
+	if h, err := ReportHash(body); err != nil || h != "d907d30fb80220bc54623f7b70654eb77415852039b64da41d3d9eff3e8d5a21" {
 		t.Errorf("fixture hash %s (%v)", h, err)
 	}
 }
