@@ -83,6 +83,9 @@ func init() {
 	add(sum, "totals", "page total", "summe", "gesamt", "somme", "suma")
 }
 
+// minCutWord is the shortest cut word read as the start of a phrase's.
+const minCutWord = 4
+
 // classify gives a row's role from its label words.
 func classify(words []string) role {
 	if len(words) == 0 || len(words) > 12 {
@@ -96,11 +99,16 @@ func classify(words []string) role {
 	return plain
 }
 
+// containsPhrase also takes a label cut short at its end ("Total deduc",
+// a spreadsheet cell too narrow for its text, exported as it shows): the
+// label's last word may be the start, four letters or more, of the
+// phrase's last word.
 func containsPhrase(words, phrase []string) bool {
 	for i := 0; i+len(phrase) <= len(words); i++ {
 		match := true
 		for j, w := range phrase {
-			if words[i+j] != w {
+			cut := i+j == len(words)-1 && j == len(phrase)-1 && len(words[i+j]) >= minCutWord && strings.HasPrefix(w, words[i+j])
+			if words[i+j] != w && !cut {
 				match = false
 				break
 			}
