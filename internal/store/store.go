@@ -292,7 +292,8 @@ type Store interface {
 	// written.
 	RecordDelivery(ctx context.Context, accountID, webhookID string, o DeliveryOutcome) error
 	// AddAlertDelivery stores an alert and the delivery of its event
-	// together, or neither.
+	// together, or neither; the delivery's revision is then 1.
+	// ErrConflict when the delivery's id is taken.
 	AddAlertDelivery(ctx context.Context, a Alert, d Delivery) error
 	// DueDeliveries lists up to limit deliveries whose Due is at or
 	// before now, soonest first, whatever their account.
