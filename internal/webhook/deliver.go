@@ -277,18 +277,23 @@ func (s *Service) Sweep(ctx context.Context) (SweepResult, error) {
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	for _, d := range due {
-		claim := d
-		claim.Due = now.Add(claimLease)
-		if err := s.Store.SaveDelivery(ctx, claim); err != nil {
-			if !errors.Is(err, store.ErrConflict) {
-				s.logger().Error("webhook sweep: claiming", "event", d.ID, "err", err.Error())
-			}
-			continue
-		}
-		claim.Rev++
 		sem <- struct{}{}
+		if ctx.Err() != nil {
+			break // what is left stays due for the next sweep
+		}
 		wg.Go(func() {
 			defer func() { <-sem }()
+			// Claimed just before the attempt, so the lease covers the
+			// attempt and not the wait for a place.
+			claim := d
+			claim.Due = s.now().UTC().Add(claimLease)
+			if err := s.Store.SaveDelivery(ctx, claim); err != nil {
+				if !errors.Is(err, store.ErrConflict) {
+					s.logger().Error("webhook sweep: claiming", "event", d.ID, "err", err.Error())
+				}
+				return
+			}
+			claim.Rev++
 			s.Attempt(ctx, claim)
 			mu.Lock()
 			res.Attempted++
@@ -297,4 +302,21 @@ func (s *Service) Sweep(ctx context.Context) (SweepResult, error) {
 	}
 	wg.Wait()
 	return res, nil
+}
+
+// Run sweeps every interval until ctx ends: `doctrust serve`'s stand-in
+// for the scheduled function on AWS.
+func (s *Service) Run(ctx context.Context, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if _, err := s.Sweep(ctx); err != nil {
+				s.logger().Error("webhook sweep", "err", err.Error())
+			}
+		}
+	}
 }

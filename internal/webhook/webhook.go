@@ -87,17 +87,17 @@ func CheckURL(raw string, local bool) (string, error) {
 
 // nonPublic are the ranges Public refuses beyond what netip classifies.
 var nonPublic = []netip.Prefix{
-	netip.MustParsePrefix("0.0.0.0/8"),       // "this network"
-	netip.MustParsePrefix("100.64.0.0/10"),   // carrier-grade NAT
-	netip.MustParsePrefix("192.0.0.0/24"),    // IETF protocol assignments
-	netip.MustParsePrefix("198.18.0.0/15"),   // benchmarking
-	netip.MustParsePrefix("240.0.0.0/4"),     // reserved, and broadcast
-	netip.MustParsePrefix("64:ff9b::/96"),    // NAT64: would reach any IPv4 address
-	netip.MustParsePrefix("64:ff9b:1::/48"),  // local-use NAT64
-	netip.MustParsePrefix("2001:db8::/32"),   // documentation
-	netip.MustParsePrefix("100::/64"),        // discard
-	netip.MustParsePrefix("2002::/16"),       // 6to4: embeds any IPv4 address
-	netip.MustParsePrefix("2001::/32"),       // Teredo: embeds any IPv4 address
+	netip.MustParsePrefix("0.0.0.0/8"),      // "this network"
+	netip.MustParsePrefix("100.64.0.0/10"),  // carrier-grade NAT
+	netip.MustParsePrefix("192.0.0.0/24"),   // IETF protocol assignments
+	netip.MustParsePrefix("198.18.0.0/15"),  // benchmarking
+	netip.MustParsePrefix("240.0.0.0/4"),    // reserved, and broadcast
+	netip.MustParsePrefix("64:ff9b::/96"),   // NAT64: would reach any IPv4 address
+	netip.MustParsePrefix("64:ff9b:1::/48"), // local-use NAT64
+	netip.MustParsePrefix("2001:db8::/32"),  // documentation
+	netip.MustParsePrefix("100::/64"),       // discard
+	netip.MustParsePrefix("2002::/16"),      // 6to4: embeds any IPv4 address
+	netip.MustParsePrefix("2001::/32"),      // Teredo: embeds any IPv4 address
 }
 
 // Public reports whether a delivery may connect to ip: a global unicast
