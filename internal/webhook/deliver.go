@@ -207,6 +207,13 @@ func describe(err error) string {
 // logged; the row stays for the sweep.
 func (s *Service) Attempt(ctx context.Context, d store.Delivery) {
 	log := s.logger().With("event", d.ID, "account", d.AccountID)
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < Timeout+time.Second {
+		// Too little time left to wait for an answer (a request whose
+		// documents took its budget): the sweep makes this attempt, so a
+		// cut-short one does not count against the event.
+		log.Info("webhook delivery: left to the sweep")
+		return
+	}
 	w, err := s.Store.Webhook(ctx, d.AccountID)
 	if errors.Is(err, store.ErrNotFound) {
 		// The webhook was removed: nothing to deliver to.

@@ -372,3 +372,32 @@ func TestNoWebhookNoOutbox(t *testing.T) {
 		t.Fatalf("outbox rows without a webhook: %+v", p)
 	}
 }
+
+// TestShortDeadlineLeavesItToTheSweep: a message whose reading used up the
+// request's time gets no attempt at intake (it would be cut short and
+// count as a failure); the sweep makes the first attempt a minute later.
+func TestShortDeadlineLeavesItToTheSweep(t *testing.T) {
+	f := newFixture(t, true)
+	r := newReceiver(t, f.clock, 200)
+	set, _ := f.hooks.Set(context.Background(), "acct_1", r.srv.URL)
+	r.secret = set.Secret
+	ctx := context.Background()
+	if _, err := f.ledger.Ingest(ctx, "acct_1", ledgertest.Message("billing@hartwell.example", "<m1@hw>", "", invoice(genuineIBAN))); err != nil {
+		t.Fatal(err)
+	}
+	short, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if out, err := f.ledger.Ingest(short, "acct_1", ledgertest.Message("billing@hartwell.example", "<m2@hw>", "", invoice(changedIBAN))); err != nil || len(out.Alerts) != 1 {
+		t.Fatalf("%+v, %v", out, err)
+	}
+	if n := len(r.deliveries()); n != 0 {
+		t.Fatalf("%d deliveries with 5 s left", n)
+	}
+	f.clock.Add(time.Minute)
+	if res, err := f.hooks.Sweep(ctx); err != nil || res.Attempted != 1 {
+		t.Fatalf("sweep: %+v, %v", res, err)
+	}
+	if w := f.webhook(t); w.Last.State != store.DeliveryDelivered || w.Last.Attempts != 1 || len(r.deliveries()) != 1 {
+		t.Fatalf("after the sweep: %+v, %d deliveries", w.Last, len(r.deliveries()))
+	}
+}
