@@ -401,3 +401,65 @@ func TestShortDeadlineLeavesItToTheSweep(t *testing.T) {
 		t.Fatalf("after the sweep: %+v, %d deliveries", w.Last, len(r.deliveries()))
 	}
 }
+
+// TestLookalikeEventNamesTheImitatedSupplier: a lookalike-domain alert's
+// event is filed against the real supplier, with its coordinates, and
+// names the imitating domain; no full account number, the real one or
+// the message's, is in it.
+func TestLookalikeEventNamesTheImitatedSupplier(t *testing.T) {
+	f := newFixture(t, true)
+	ctx := context.Background()
+	r := newReceiver(t, f.clock, 200)
+	set, _ := f.hooks.Set(ctx, "acct_1", r.srv.URL)
+	r.secret = set.Secret
+	real := ledgertest.Attachment{Name: "INV-1.pdf", Type: "application/pdf",
+		Data: pdftest.OnePage("Calder & Finch Ltd. VAT reg. GB 011886419. Sort code 20-00-00 Account number 55779911").Bytes()}
+	fake := ledgertest.Attachment{Name: "INV-2.pdf", Type: "application/pdf",
+		Data: pdftest.OnePage("Calder & Finch Ltd. Sort code 40-11-62 Account number 31926819").Bytes()}
+	if _, err := f.ledger.Ingest(ctx, "acct_1", ledgertest.Message("accounts@calderfinch.co.uk", "<r1@cf>", "", real)); err != nil {
+		t.Fatal(err)
+	}
+	out, err := f.ledger.Ingest(ctx, "acct_1", ledgertest.Message("accounts@calderfinch-co.uk", "<f1@x>", "Our bank details have changed", fake))
+	if err != nil || len(out.Alerts) != 1 || out.Alerts[0] != store.AlertLookalikeDomain {
+		t.Fatalf("%+v, %v", out, err)
+	}
+	got := r.deliveries()
+	if len(got) != 1 {
+		t.Fatalf("%d deliveries", len(got))
+	}
+	var ev ledger.Event
+	if err := json.Unmarshal(got[0].body, &ev); err != nil {
+		t.Fatal(err)
+	}
+	d := ev.Data
+	if d.Kind != store.AlertLookalikeDomain || d.SupplierKey != "tax:GB011886419" || d.SenderDomain != "calderfinch-co.uk" ||
+		d.Supplier.Key != "tax:GB011886419" || len(d.Supplier.Current) != 1 || d.Supplier.Current[0].AccountLast4 != "9911" {
+		t.Fatalf("event data %+v", d)
+	}
+	for _, s := range []string{"55779911", "31926819", "Our bank details", "Calder & Finch"} {
+		if strings.Contains(string(got[0].body), s) {
+			t.Errorf("the event carries %q", s)
+		}
+	}
+}
+
+// TestRunSweepsOnATicker: serve's loop sweeps without being asked.
+func TestRunSweepsOnATicker(t *testing.T) {
+	f := newFixture(t, true)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r := newReceiver(t, f.clock, 500, 200)
+	set, _ := f.hooks.Set(ctx, "acct_1", r.srv.URL)
+	r.secret = set.Secret
+	f.changeBank(t)
+	f.clock.Add(time.Minute)
+	go f.hooks.Run(ctx, 10*time.Millisecond)
+	// Polled, not timed: the loop is given up to 10 s.
+	deadline := time.Now().Add(10 * time.Second)
+	for f.webhook(t).Last.State != store.DeliveryDelivered && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if w := f.webhook(t); w.Last.State != store.DeliveryDelivered || len(r.deliveries()) != 2 {
+		t.Fatalf("the loop did not deliver: %+v", w.Last)
+	}
+}
