@@ -270,8 +270,39 @@ async function inspect(page, file, key) {
   expect((await page.textContent("#alerts tr[data-alert] td.seen")).startsWith("acknowledged"), "the acknowledgement kept");
   expect(await page.locator("#alerts button.ack").count() === 0, "no button on an acknowledged alert");
   expect((await page.textContent("#advisory")).startsWith("Advisory only"), "the advisory shown");
+
+  // The alert webhook: an http URL on loopback is accepted only because
+  // this is a local server. Setting it shows the secret once; a new alert
+  // (the Go test's third invoice, sent through the ingest route) is
+  // posted to the Go test's receiver, and the page shows it delivered.
+  expect(await page.isHidden("#webhook-remove"), "no Remove button before a webhook is set");
+  await page.fill("#webhook-url", "ftp://example.com/hook");
+  await page.click("#webhook-save");
+  expect(/https/.test(await status(page, "#webhook-status", /https|Saved/)), "a refused URL explained");
+  expectedRefusals.push(400);
+  await page.fill("#webhook-url", process.env.WEBHOOK_URL);
+  await page.click("#webhook-save");
+  await status(page, "#webhook-status", /^Saved/);
+  const secret = await page.textContent("#webhook-secret");
+  expect(/^whsec_[0-9a-f]{64}$/.test(secret) && await page.isVisible("#webhook-secret-box"), "the signing secret shown, got " + secret);
+  expect((await page.textContent("#webhook-last")).includes("Nothing delivered yet"), "no delivery yet");
+  const ingest = await fetch(base + "/api/v1/ingest/email", { method: "POST",
+    headers: { "Content-Type": "application/json", "x-service-ingest-secret": process.env.INGEST_SECRET },
+    body: JSON.stringify({ recipient: await page.textContent("#alias"), rawMessage: process.env.WEBHOOK_MESSAGE }) });
+  expect(ingest.ok, "the third invoice ingested, got " + ingest.status);
+  await page.reload();
+  await status(page, "#suppliers-status", /supplier/);
+  expect(await page.isHidden("#webhook-secret-box"), "the secret not shown again");
+  expect(await page.inputValue("#webhook-url") === process.env.WEBHOOK_URL, "the URL shown");
+  const last = await page.textContent("#webhook-last");
+  expect(/^Last delivery .* delivered, your endpoint answered 200\.$/.test(last), "the delivery shown, got " + last);
+  expect(!(await page.content()).includes(secret), "the secret gone from the page");
+  console.log("webhook secret: " + secret);
   await shot(page, "ledger");
   await fits390(page, "ledger");
+  await page.click("#webhook-remove");
+  await status(page, "#webhook-status", /^Removed/);
+  expect(await page.inputValue("#webhook-url") === "" && await page.isHidden("#webhook-last"), "the webhook removed");
 
   // The refusals this script provokes are logged by Chromium as failed
   // loads; each is taken off once, anything else fails.

@@ -19,6 +19,9 @@ import (
 	"github.com/doctrust/doctrust/internal/httpapi"
 )
 
+// webhookSweepEvery is how often serve retries due webhook deliveries.
+const webhookSweepEvery = 20 * time.Second
+
 // serve runs every route on 127.0.0.1:$PORT (the local-run contract).
 func serve(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
@@ -52,6 +55,9 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		defer cancel()
 		srv.Shutdown(shut)
 	}()
+	// The scheduled sweep of AWS (functions/webhooks), here a ticker:
+	// retries of alert webhooks come due a minute apart at the soonest.
+	go svc.HTTP.Webhooks.Run(ctx, webhookSweepEvery)
 	fmt.Fprintf(stdout, "doctrust serving on http://%s\n", ln.Addr())
 	if svc.MailOutbox != "" {
 		fmt.Fprintf(stdout, "mail is not sent: each message is written as a .eml file to %s (MAIL_OUTBOX)\n", svc.MailOutbox)

@@ -29,6 +29,7 @@ import (
 	"github.com/doctrust/doctrust/internal/ratelimit"
 	"github.com/doctrust/doctrust/internal/receiptkey"
 	"github.com/doctrust/doctrust/internal/store"
+	"github.com/doctrust/doctrust/internal/webhook"
 )
 
 // Mode says where the service runs.
@@ -126,12 +127,18 @@ func Server(ctx context.Context, mode Mode, getenv func(string) string, logTo io
 		// Lambda's own scaling.
 		workers, queue = 1, 0
 	}
+	// Receivers on this machine or its network are allowed only where the
+	// whole service is a local one: `doctrust serve` answering on a plain
+	// http loopback address (the same test as the session cookie's).
+	// Anywhere else a delivery reaches public addresses only (SSRF).
+	hooks := &webhook.Service{Store: st, Local: mode == Local && !httpapi.CookieSecureFor(baseURL), Logger: logger}
 	return &Service{Store: st, MailOutbox: outbox, HTTP: httpapi.Config{
 		Pipeline:         &analysis.Pipeline{Secret: secret},
 		Pool:             pool.New(workers, queue),
 		Meter:            &metering.Meter{Store: st, Plans: planTable, AnonPerHour: Int(getenv, "ANON_LIMIT_PER_HOUR", metering.DefaultAnonPerHour)},
 		Limiter:          limiter,
-		Ledger:           &ledger.Ledger{Store: st, NewID: func() string { return "alert_" + uuid.NewString() }},
+		Ledger:           &ledger.Ledger{Store: st, NewID: func() string { return "alert_" + uuid.NewString() }, Webhooks: hooks},
+		Webhooks:         hooks,
 		IngestSecret:     getenv("INGEST_SECRET"),
 		IngestMailDomain: getenv("INGEST_MAIL_DOMAIN"),
 		Accounts:         &accounts.Service{Store: st, Plans: planTable, Limiter: limiter, Mail: sender, BaseURL: baseURL, Logger: logger},

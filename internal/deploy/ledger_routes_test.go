@@ -16,6 +16,8 @@ func TestLedgerRoutesGoToAccounts(t *testing.T) {
 		{"POST", "/api/v1/ap/alias"},
 		{"GET", "/api/v1/ap/ledger"},
 		{"POST", "/api/v1/ap/alerts/{id}/acknowledge"},
+		{"PUT", "/api/v1/ap/webhook"},
+		{"DELETE", "/api/v1/ap/webhook"},
 	} {
 		if owner[rt] != "functions/accounts/" {
 			t.Errorf("%s %s goes to %q, want functions/accounts/", rt[0], rt[1], owner[rt])

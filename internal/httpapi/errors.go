@@ -16,6 +16,7 @@ import (
 	"github.com/doctrust/doctrust/internal/metering"
 	"github.com/doctrust/doctrust/internal/ratelimit"
 	"github.com/doctrust/doctrust/internal/store"
+	"github.com/doctrust/doctrust/internal/webhook"
 )
 
 // Code is an error code of SPEC.md's Errors table. Handlers return an
@@ -243,6 +244,7 @@ func apiError(err error) *Error {
 		in *accounts.InputError
 		bi *billing.InputError
 		pe *billing.ProcessorError
+		wi *webhook.InputError
 		ee *report.Error
 	)
 	switch {
@@ -305,6 +307,8 @@ func apiError(err error) *Error {
 		return E(NotFound)
 	case errors.Is(err, ledger.ErrUnparseable):
 		return E(UnparseableMessage)
+	case errors.As(err, &wi):
+		return E(InvalidRequest, "message", wi.Message)
 	// the engine's errors carry their code from where they were made
 	case errors.As(err, &ee):
 		return coded(Code(ee.Code()))

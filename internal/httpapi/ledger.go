@@ -24,6 +24,8 @@ func (s *Server) ledgerRoutes() {
 	s.mux.HandleFunc("POST /api/v1/ap/alias", s.withSession(s.apAlias))
 	s.mux.HandleFunc("GET /api/v1/ap/ledger", s.withSession(s.apLedger))
 	s.mux.HandleFunc("POST /api/v1/ap/alerts/{id}/acknowledge", s.withSession(s.apAcknowledge))
+	s.mux.HandleFunc("PUT /api/v1/ap/webhook", s.withSession(s.apSetWebhook))
+	s.mux.HandleFunc("DELETE /api/v1/ap/webhook", s.withSession(s.apDeleteWebhook))
 	s.mux.HandleFunc("POST /api/v1/ingest/email", s.ingestEmail)
 }
 

@@ -24,6 +24,7 @@ import (
 	"github.com/doctrust/doctrust/internal/ledger"
 	"github.com/doctrust/doctrust/internal/plans"
 	"github.com/doctrust/doctrust/internal/store"
+	"github.com/doctrust/doctrust/internal/webhook"
 )
 
 // genPDF is a one-page PDF built in code, so the description is checked in
@@ -124,7 +125,8 @@ func TestOpenAPIMatchesHandlers(t *testing.T) {
 	}
 	var cfg *Config
 	e := newEnv(t, withBaselines, func(c *Config) {
-		c.Ledger = &ledger.Ledger{Store: storeOf(c), NewID: func() string { return "alert_1" }}
+		c.Webhooks = &webhook.Service{Store: storeOf(c)}
+		c.Ledger = &ledger.Ledger{Store: storeOf(c), NewID: func() string { return "alert_1" }, Webhooks: c.Webhooks}
 		c.IngestSecret, c.IngestMailDomain = "ingest-secret", "in.example"
 		cfg = c
 	})
@@ -225,6 +227,20 @@ func TestOpenAPIMatchesHandlers(t *testing.T) {
 	}
 	c.do("POST", "/api/v1/ap/alerts/alert_spec/acknowledge", sess, nil)
 	c.do("GET", "/api/v1/ap/ledger", sess, nil)
+	// The alert webhook: set (the secret once), listed with an outcome,
+	// refused, removed.
+	c.do("PUT", "/api/v1/ap/webhook", sess, []byte(`{"url":"https://hooks.example.com/doctrust"}`))
+	if err := e.store.RecordDelivery(t.Context(), accountOf(t, e, "spec@example.com"), webhookID(t, e, "spec@example.com"),
+		store.DeliveryOutcome{EventID: "evt_spec", At: time.Now(), State: store.DeliveryRetrying, Attempts: 1, Status: 500,
+			Error: "answered 500 Internal Server Error", Next: time.Now().Add(time.Minute)}); err != nil {
+		t.Fatal(err)
+	}
+	c.do("GET", "/api/v1/ap/ledger", sess, nil)
+	c.do("PUT", "/api/v1/ap/webhook", sess, []byte(`{"url":"http://hooks.example.com/doctrust"}`))
+	c.do("PUT", "/api/v1/ap/webhook", sess, []byte(`{"url":`))
+	c.do("PUT", "/api/v1/ap/webhook", nil, []byte(`{"url":"https://hooks.example.com/x"}`))
+	c.do("DELETE", "/api/v1/ap/webhook", sess, nil)
+	c.do("DELETE", "/api/v1/ap/webhook", nil, nil)
 	c.do("POST", "/api/v1/ap/alerts/alert_missing/acknowledge", sess, nil)
 	c.do("POST", "/api/v1/ap/alerts/alert_spec/acknowledge", nil, nil)
 	c.do("POST", "/api/v1/ingest/email", jsonCT, []byte(`{"recipient":"x@in.example","rawMessage":""}`))
@@ -248,6 +264,14 @@ func receiptOf(t *testing.T, body []byte) []byte {
 		t.Fatalf("no receipt in %.200s", body)
 	}
 	return r.Receipt
+}
+
+func webhookID(t *testing.T, e *env, email string) string {
+	w, err := e.store.Webhook(t.Context(), accountOf(t, e, email))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w.ID
 }
 
 func accountOf(t *testing.T, e *env, email string) string {
@@ -284,7 +308,7 @@ func TestEveryRouteDescribed(t *testing.T) {
 // write them (mux patterns and the account routes' table).
 func registeredRoutes() []string {
 	files, _ := filepath.Glob("*.go")
-	re := regexp.MustCompile(`"((?:GET|POST|DELETE) /api/v1/[^"]*)"`)
+	re := regexp.MustCompile(`"((?:GET|POST|PUT|DELETE) /api/v1/[^"]*)"`)
 	var out []string
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {

@@ -22,6 +22,7 @@ import (
 	"github.com/doctrust/doctrust/internal/pool"
 	"github.com/doctrust/doctrust/internal/ratelimit"
 	"github.com/doctrust/doctrust/internal/web"
+	"github.com/doctrust/doctrust/internal/webhook"
 )
 
 // SmallBodyLimit is the body cap of every non-upload route (SPEC.md).
@@ -46,6 +47,9 @@ type Config struct {
 	BillingOffered bool
 	// Ledger serves the supplier ledger; nil answers 503.
 	Ledger *ledger.Ledger
+	// Webhooks sets the ledger's alert webhook and delivers its events;
+	// nil answers the webhook routes 503 like the ledger's.
+	Webhooks *webhook.Service
 	// IngestSecret authenticates the email worker (INGEST_SECRET); empty
 	// answers 503 on the ingest route.
 	IngestSecret string
@@ -220,7 +224,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.Set("Vary", "Origin")
 		h.Set("Access-Control-Expose-Headers", exposedHeaders)
 		if r.Method == http.MethodOptions {
-			h.Set("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS")
+			h.Set("Access-Control-Allow-Methods", "GET, POST, PUT, DELETE, OPTIONS")
 			h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, X-Service-Issuer, X-Service-Policy")
 			h.Set("Access-Control-Max-Age", "600")
 			rec.WriteHeader(http.StatusNoContent)

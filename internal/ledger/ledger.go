@@ -52,6 +52,14 @@ type Store interface {
 	AddAlert(ctx context.Context, a store.Alert) error
 	AlertsSince(ctx context.Context, accountID string, from time.Time) ([]store.Alert, error)
 	AcknowledgeAlert(ctx context.Context, accountID, id string, when time.Time) error
+	Webhook(ctx context.Context, accountID string) (store.Webhook, error)
+	AddAlertDelivery(ctx context.Context, a store.Alert, d store.Delivery) error
+}
+
+// Deliverer attempts a webhook delivery that was just written with its
+// alert (internal/webhook); what it cannot deliver, its sweep retries.
+type Deliverer interface {
+	Attempt(ctx context.Context, d store.Delivery)
 }
 
 // Ledger ingests messages into the store.
@@ -61,6 +69,12 @@ type Ledger struct {
 	Now func() time.Time
 	// NewID makes alert ids.
 	NewID func() string
+	// Webhooks, when set, attempts each alert's webhook delivery right
+	// after the ledger is written; nil leaves them all to the sweep.
+	Webhooks Deliverer
+	// NewEventID makes webhook event ids; nil draws evt_ and 24 random
+	// hex digits.
+	NewEventID func() string
 }
 
 // Outcome is what one message did to the ledger.
@@ -178,11 +192,19 @@ func (l *Ledger) record(ctx context.Context, accountID, domain, msgID string, do
 		return nil
 	}
 	out.SupplierKey = key
+	// Read before anything is written: a store that fails here leaves the
+	// message to be sent again whole, rather than alerts without their
+	// deliveries.
+	hooked, err := l.hooked(ctx, accountID)
+	if err != nil {
+		return err
+	}
 	var alerts []string
 	if band == "elevated" || band == "high" {
 		alerts = append(alerts, store.AlertRiskyAttachment)
 	}
-	var imitated []string
+	var imitated []store.Supplier
+	var saved store.Supplier
 	for attempt := 0; ; attempt++ {
 		list, err := l.Store.Suppliers(ctx, accountID)
 		if err != nil {
@@ -191,6 +213,7 @@ func (l *Ledger) record(ctx context.Context, accountID, domain, msgID string, do
 		imitated = imitates(list, domain)
 		sp, known := find(list, key)
 		if !known && len(coords) == 0 {
+			saved = store.Supplier{AccountID: accountID, Key: key, TaxID: taxID}
 			break // nothing to start a supplier with
 		}
 		kinds := apply(&sp, known, accountID, key, taxID, domain, msgID, band, coords, now)
@@ -203,35 +226,49 @@ func (l *Ledger) record(ctx context.Context, accountID, domain, msgID string, do
 		}
 		out.Created, out.Changed = !known, known && slices.Contains(kinds, store.AlertCoordinatesChanged)
 		alerts = append(kinds, alerts...)
+		saved = sp
 		break
 	}
+	var raised []raisedAlert
 	for _, kind := range alerts {
-		a := store.Alert{ID: l.NewID(), AccountID: accountID, Kind: kind, SupplierKey: key, At: now,
-			MessageID: msgID, SenderDomain: domain, Band: band, Expires: now.Add(AlertRetention)}
-		if err := l.Store.AddAlert(ctx, a); err != nil {
-			return err
-		}
-		out.Alerts = append(out.Alerts, kind)
+		raised = append(raised, raisedAlert{kind: kind, supplier: saved})
 	}
 	// A lookalike is raised against the supplier it imitates, whatever key
 	// this message was filed under.
 	for _, victim := range imitated {
-		a := store.Alert{ID: l.NewID(), AccountID: accountID, Kind: store.AlertLookalikeDomain, SupplierKey: victim, At: now,
+		raised = append(raised, raisedAlert{kind: store.AlertLookalikeDomain, supplier: victim})
+	}
+	var deliveries []store.Delivery
+	for _, r := range raised {
+		a := store.Alert{ID: l.NewID(), AccountID: accountID, Kind: r.kind, SupplierKey: r.supplier.Key, At: now,
 			MessageID: msgID, SenderDomain: domain, Band: band, Expires: now.Add(AlertRetention)}
-		if err := l.Store.AddAlert(ctx, a); err != nil {
+		if hooked {
+			d := l.delivery(a, r.supplier)
+			if err = l.Store.AddAlertDelivery(ctx, a, d); err == nil {
+				d.Rev = 1
+				deliveries = append(deliveries, d)
+			}
+		} else {
+			err = l.Store.AddAlert(ctx, a)
+		}
+		if err != nil {
+			// What was written is still attempted now; this alert and the
+			// rest are lost with the error, as without a webhook.
+			l.attempt(ctx, deliveries)
 			return err
 		}
-		out.Alerts = append(out.Alerts, store.AlertLookalikeDomain)
+		out.Alerts = append(out.Alerts, r.kind)
 	}
+	l.attempt(ctx, deliveries)
 	return nil
 }
 
 // maxLookalikes bounds the lookalike alerts one message raises.
 const maxLookalikes = 3
 
-// imitates returns the keys of the suppliers whose sender domains the
-// message's domain imitates, when the account has never seen that domain.
-func imitates(list []store.Supplier, domain string) []string {
+// imitates returns the suppliers whose sender domains the message's
+// domain imitates, when the account has never seen that domain.
+func imitates(list []store.Supplier, domain string) []store.Supplier {
 	if domain == "" {
 		return nil
 	}
@@ -240,19 +277,19 @@ func imitates(list []store.Supplier, domain string) []string {
 			return nil
 		}
 	}
-	var keys []string
+	var victims []store.Supplier
 	for _, sp := range list {
 		for _, d := range sp.Domains {
 			if lookalike(domain, d) != "" {
-				keys = append(keys, sp.Key)
+				victims = append(victims, sp)
 				break
 			}
 		}
-		if len(keys) == maxLookalikes {
+		if len(victims) == maxLookalikes {
 			break
 		}
 	}
-	return keys
+	return victims
 }
 
 func supplierKey(taxID, domain string) string {

@@ -15,7 +15,9 @@ const AlertWindow = 30 * 24 * time.Hour
 type View struct {
 	Suppliers []SupplierView `json:"suppliers"`
 	Alerts    []AlertView    `json:"alerts"`
-	Advisory  string         `json:"advisory"`
+	// Webhook is null until the account sets one.
+	Webhook  *WebhookView `json:"webhook"`
+	Advisory string       `json:"advisory"`
 }
 
 // SupplierView is one supplier: current coordinates and the full chain.
@@ -66,14 +68,37 @@ func (l *Ledger) View(ctx context.Context, accountID string) (View, error) {
 		v.Suppliers = append(v.Suppliers, sv)
 	}
 	for _, a := range alerts {
-		av := AlertView{ID: a.ID, Kind: a.Kind, SupplierKey: a.SupplierKey, At: a.At, MessageID: a.MessageID, SenderDomain: a.SenderDomain, Band: a.Band}
-		if !a.Acknowledged.IsZero() {
-			ack := a.Acknowledged.UTC()
-			av.Acknowledged = &ack
+		v.Alerts = append(v.Alerts, alertView(a))
+	}
+	w, err := l.Store.Webhook(ctx, accountID)
+	switch {
+	case err == nil:
+		v.Webhook = &WebhookView{URL: w.URL, Created: w.Created}
+		if w.Last.State != "" {
+			last := w.Last
+			v.Webhook.Last = &last
 		}
-		v.Alerts = append(v.Alerts, av)
+	case !errors.Is(err, store.ErrNotFound):
+		return View{}, err
 	}
 	return v, nil
+}
+
+func alertView(a store.Alert) AlertView {
+	av := AlertView{ID: a.ID, Kind: a.Kind, SupplierKey: a.SupplierKey, At: a.At, MessageID: a.MessageID, SenderDomain: a.SenderDomain, Band: a.Band}
+	if !a.Acknowledged.IsZero() {
+		ack := a.Acknowledged.UTC()
+		av.Acknowledged = &ack
+	}
+	return av
+}
+
+// WebhookView is the account's alert webhook without its secret: the URL,
+// when it was set and the latest delivery's outcome (absent until one).
+type WebhookView struct {
+	URL     string                 `json:"url"`
+	Created time.Time              `json:"created"`
+	Last    *store.DeliveryOutcome `json:"lastDelivery,omitempty"`
 }
 
 // ErrNoAlert is an acknowledgement of an alert the account does not have.

@@ -277,6 +277,35 @@ type Store interface {
 	// account has no such alert (or it expired).
 	AcknowledgeAlert(ctx context.Context, accountID, id string, when time.Time) error
 
+	// Alert webhooks (docs/ledger.md, "Webhook"; records in webhook.go).
+
+	// PutWebhook sets or replaces the account's webhook (Last starts
+	// empty).
+	PutWebhook(ctx context.Context, w Webhook) error
+	// Webhook reads the account's webhook; ErrNotFound when none is set.
+	Webhook(ctx context.Context, accountID string) (Webhook, error)
+	// DeleteWebhook removes the account's webhook; removing none is not
+	// an error. Its pending deliveries are given up when next attempted.
+	DeleteWebhook(ctx context.Context, accountID string) error
+	// RecordDelivery sets the webhook's Last outcome while the webhook
+	// is still the setting webhookID; ErrNotFound otherwise, with nothing
+	// written.
+	RecordDelivery(ctx context.Context, accountID, webhookID string, o DeliveryOutcome) error
+	// AddAlertDelivery stores an alert and the delivery of its event
+	// together, or neither; the delivery's revision is then 1.
+	// ErrConflict when the delivery's id is taken.
+	AddAlertDelivery(ctx context.Context, a Alert, d Delivery) error
+	// DueDeliveries lists up to limit deliveries whose Due is at or
+	// before now, soonest first, whatever their account.
+	DueDeliveries(ctx context.Context, now time.Time, limit int) ([]Delivery, error)
+	// SaveDelivery writes d with revision d.Rev+1 when the stored one is
+	// d.Rev; ErrConflict otherwise (another attempt claimed it, or it is
+	// gone), with nothing written.
+	SaveDelivery(ctx context.Context, d Delivery) error
+	// DeleteDelivery removes d when its stored revision is d.Rev;
+	// ErrConflict otherwise.
+	DeleteDelivery(ctx context.Context, d Delivery) error
+
 	// Issuer baselines (docs/baselines.md).
 
 	// PutBaseline creates or replaces the account's profile for b.Issuer

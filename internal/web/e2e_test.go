@@ -11,10 +11,12 @@ import (
 	"net"
 	"net/http"
 	"net/http/cookiejar"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -24,6 +26,7 @@ import (
 	"github.com/doctrust/doctrust/internal/ledger/ledgertest"
 	"github.com/doctrust/doctrust/internal/plans"
 	"github.com/doctrust/doctrust/internal/web"
+	"github.com/doctrust/doctrust/internal/webhook"
 )
 
 // revisionsPDF is a corpus PDF with one incremental update that replaces a
@@ -133,6 +136,10 @@ func TestDashboardInChromium(t *testing.T) {
 	u := pdftest.Update(original)
 	u.Stream(pdftest.ContentObj, "<< >>", []byte("BT /F1 12 Tf 72 720 Td (Invoice 1001 total 920.00) Tj ET"))
 	u.Trailer(fmt.Sprintf("/Root %d 0 R", pdftest.CatalogObj))
+	hook := newHookReceiver(t)
+	third := pdftest.OnePage("Acme GmbH USt-IdNr. DE136695976 IBAN FR76 3000 6000 0112 3456 7890 189").Bytes()
+	thirdMsg := ledgertest.Message("billing@acme.example", "<m3@acme.example>", "Please find the invoice attached.",
+		ledgertest.Attachment{Name: "invoice.pdf", Type: "application/pdf", Data: third})
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, node, "../../e2e/dashboard.cjs")
@@ -141,11 +148,60 @@ func TestDashboardInChromium(t *testing.T) {
 		"INJECTION_PDF="+injectionPDF(t), "INJECTION_TEXT="+injectionText,
 		"PLAYWRIGHT_CORE="+playwright, "CHROMIUM="+chromium,
 		"TEAM_EMAIL="+teamEmail, "TEAM_PASSWORD="+teamPassword, "BASELINE_PDFS="+strings.Join(samples, string(os.PathListSeparator)),
-		"COMPARE_ORIGINAL="+write("original.pdf", original), "COMPARE_CANDIDATE="+write("candidate.pdf", u.Bytes()))
+		"COMPARE_ORIGINAL="+write("original.pdf", original), "COMPARE_CANDIDATE="+write("candidate.pdf", u.Bytes()),
+		"WEBHOOK_URL="+hook.srv.URL+"/hooks/doctrust", "INGEST_SECRET="+e2eIngestSecret,
+		"WEBHOOK_MESSAGE="+base64.StdEncoding.EncodeToString(thirdMsg))
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "dashboard e2e: ok") {
 		t.Fatalf("browser test failed: %v\n%s", err, out)
 	}
+	// The event the page reported delivered verifies with the secret the
+	// page showed, and carries the alert, not the invoice.
+	_, after, _ := strings.Cut(string(out), "webhook secret: ")
+	secret, _, _ := strings.Cut(after, "\n")
+	got := hook.deliveries()
+	if len(got) != 1 {
+		t.Fatalf("%d webhook deliveries, want 1", len(got))
+	}
+	if err := webhook.Verify(got[0].signature, got[0].body, secret, 5*time.Minute, time.Now()); err != nil {
+		t.Fatalf("the delivery does not verify with the secret shown: %v", err)
+	}
+	body := string(got[0].body)
+	if !strings.Contains(body, `"type":"ledger.alert"`) || !strings.Contains(body, `"kind":"coordinates-changed"`) ||
+		strings.Contains(body, "30006000011234567890189") || strings.Contains(body, "Acme GmbH") || strings.Contains(body, "Please find") {
+		t.Fatalf("event %s", body)
+	}
+}
+
+// hookReceiver is the account's webhook endpoint on loopback: it keeps
+// what it is sent and answers 200.
+type hookReceiver struct {
+	srv *httptest.Server
+	mu  sync.Mutex
+	got []hookDelivery
+}
+
+type hookDelivery struct {
+	signature string
+	body      []byte
+}
+
+func newHookReceiver(t *testing.T) *hookReceiver {
+	h := &hookReceiver{}
+	h.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		h.mu.Lock()
+		h.got = append(h.got, hookDelivery{signature: r.Header.Get(webhook.SignatureHeader), body: body})
+		h.mu.Unlock()
+	}))
+	t.Cleanup(h.srv.Close)
+	return h
+}
+
+func (h *hookReceiver) deliveries() []hookDelivery {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]hookDelivery(nil), h.got...)
 }
 
 const e2eIngestSecret = "e2e-ingest-secret"

@@ -62,6 +62,11 @@ func main() {
 	if _, err := os.Stat("functions/ingest"); err == nil {
 		functions = append(functions, function{"ingest", nil})
 	}
+	// The webhook sweep's event is a schedule's, which carries nothing:
+	// init only, like ingest.
+	if _, err := os.Stat("functions/webhooks"); err == nil {
+		functions = append(functions, function{"webhooks", nil})
+	}
 
 	tmp, err := os.MkdirTemp("", "lambdasize")
 	check(err)

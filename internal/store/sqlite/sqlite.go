@@ -119,6 +119,22 @@ CREATE TABLE IF NOT EXISTS ledger_alerts (
 	expires    INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS ledger_alerts_account ON ledger_alerts(account_id, at);
+CREATE TABLE IF NOT EXISTS ledger_webhooks (
+	account_id TEXT PRIMARY KEY,
+	id         TEXT NOT NULL,
+	data       TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS webhook_outbox (
+	id         TEXT PRIMARY KEY,
+	account_id TEXT NOT NULL,
+	due        INTEGER NOT NULL,
+	rev        INTEGER NOT NULL,
+	attempts   INTEGER NOT NULL,
+	created    INTEGER NOT NULL,
+	expires    INTEGER NOT NULL,
+	event      BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS webhook_outbox_due ON webhook_outbox(due);
 `
 
 // columnsAdded are columns later than their table's first release:

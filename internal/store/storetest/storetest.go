@@ -71,6 +71,8 @@ func Run(t *testing.T, open Open) {
 		{"LedgerAlias", testLedgerAlias},
 		{"LedgerSuppliers", testLedgerSuppliers},
 		{"LedgerAlerts", testLedgerAlerts},
+		{"Webhook", testWebhook},
+		{"WebhookDeliveries", testDeliveries},
 		{"Baselines", testBaselines},
 		{"BaselineLimit", testBaselineLimit},
 	} {

@@ -1,8 +1,10 @@
 // The supplier ledger page: the forwarding alias (POST /api/v1/ap/alias,
 // which creates it on the first call), then the ledger (GET
 // /api/v1/ap/ledger): alerts of the last 30 days, newest first, and each
-// supplier's payment coordinates with their version chain. Strings (sender
-// domains, tax ids: attacker-authored) are set with textContent only.
+// supplier's payment coordinates with their version chain, and the alert
+// webhook (PUT/DELETE /api/v1/ap/webhook: its URL, the secret shown once
+// when set, the last delivery's outcome). Strings (sender domains, tax
+// ids: attacker-authored) are set with textContent only.
 "use strict";
 (function () {
   const $ = (id) => document.getElementById(id);
@@ -72,6 +74,65 @@
     return td;
   }
 
+  // send is a JSON call with any method; dt.post is POST only.
+  async function send(method, path, body) {
+    const init = { method: method, credentials: "same-origin", headers: {} };
+    if (body !== undefined) {
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    try {
+      const res = await fetch(path, init);
+      let data = {};
+      try { data = await res.json(); } catch (e) { data = {}; }
+      return { ok: res.ok, status: res.status, body: data };
+    } catch (e) {
+      return { ok: false, status: 0, body: { message: "The service could not be reached." } };
+    }
+  }
+
+  const stateWords = { delivered: "delivered", retrying: "not delivered yet, will retry", failed: "given up after " };
+  // showWebhook fills the webhook card from the ledger's webhook (or null).
+  function showWebhook(h) {
+    $("webhook-url").value = h ? h.url : "";
+    $("webhook-remove").hidden = !h;
+    const last = $("webhook-last");
+    last.hidden = !h;
+    if (!h) return;
+    const d = h.lastDelivery;
+    if (!d) { last.textContent = "Set " + when(h.created) + ". Nothing delivered yet: events are posted when an alert is raised."; return; }
+    let text = "Last delivery " + when(d.at) + " (event " + d.eventId + "): ";
+    if (d.state === "failed") text += stateWords.failed + d.attempts + (d.attempts === 1 ? " attempt" : " attempts");
+    else text += stateWords[d.state] || d.state;
+    if (d.status) text += ", your endpoint answered " + d.status;
+    if (d.error && !d.status) text += ", " + d.error;
+    if (d.state === "retrying" && d.next) text += "; next attempt " + when(d.next);
+    last.textContent = text + ".";
+    last.classList.toggle("bad", d.state !== "delivered");
+  }
+
+  $("webhook-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const button = $("webhook-save");
+    button.disabled = true;
+    dt.status($("webhook-status"), "Saving…");
+    const r = await send("PUT", "/api/v1/ap/webhook", { url: $("webhook-url").value });
+    button.disabled = false;
+    if (!r.ok) { dt.status($("webhook-status"), dt.explain(r), true); return; }
+    $("webhook-secret").textContent = r.body.secret;
+    $("webhook-secret-box").hidden = false;
+    dt.status($("webhook-status"), "Saved. New alerts are posted to " + r.body.url + ".");
+    showWebhook({ url: r.body.url, created: r.body.created });
+  });
+  $("webhook-remove").addEventListener("click", async () => {
+    const r = await send("DELETE", "/api/v1/ap/webhook");
+    if (!r.ok) { dt.status($("webhook-status"), dt.explain(r), true); return; }
+    $("webhook-secret-box").hidden = true;
+    $("webhook-secret").textContent = "";
+    dt.status($("webhook-status"), "Removed: alerts are no longer posted.");
+    showWebhook(null);
+  });
+
   async function load() {
     const a = await dt.post("/api/v1/ap/alias");
     if (!a.ok) { dt.status($("alias-status"), dt.explain(a), true); return; }
@@ -88,6 +149,7 @@
     } catch (e) { dt.status($("suppliers-status"), "The service could not be reached.", true); return; }
     if (!r.ok) { dt.status($("suppliers-status"), dt.explain(r), true); return; }
     const v = r.body;
+    showWebhook(v.webhook || null);
     $("advisory").textContent = v.advisory || "";
     $("advisory").hidden = !v.advisory;
 
