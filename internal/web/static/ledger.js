@@ -102,7 +102,7 @@
     const d = h.lastDelivery;
     if (!d) { last.textContent = "Set " + when(h.created) + ". Nothing delivered yet: events are posted when an alert is raised."; return; }
     let text = "Last delivery " + when(d.at) + " (event " + d.eventId + "): ";
-    if (d.state === "failed") text += stateWords.failed + d.attempts + (d.attempts === 1 ? " attempt" : " attempts");
+    if (d.state === "failed") text += stateWords.failed + dt.count(d.attempts, "attempt");
     else text += stateWords[d.state] || d.state;
     if (d.status) text += ", your endpoint answered " + d.status;
     if (d.error && !d.status) text += ", " + d.error;
@@ -168,7 +168,7 @@
       tbody.appendChild(tr);
     }
     $("alerts").hidden = !alerts.length;
-    dt.status($("alerts-status"), alerts.length ? (alerts.length === 1 ? "1 alert." : alerts.length + " alerts.") :
+    dt.status($("alerts-status"), alerts.length ? dt.count(alerts.length, "alert") + "." :
       "No alerts in the last 30 days.");
 
     const box = $("suppliers");
@@ -184,7 +184,7 @@
       const versions = s.versions || [];
       const det = el("details", "versions");
       det.open = versions.length > 1;
-      det.appendChild(el("summary", "", versions.length === 1 ? "1 version" : versions.length + " versions, oldest first"));
+      det.appendChild(el("summary", "", versions.length === 1 ? "1 version" : dt.count(versions.length, "version") + ", oldest first"));
       const ol = el("ol", "chain");
       versions.forEach((ver, i) => {
         const li = el("li", i === versions.length - 1 ? "current" : "");
@@ -198,7 +198,7 @@
       box.appendChild(card);
     }
     const n = (v.suppliers || []).length;
-    dt.status($("suppliers-status"), n ? (n === 1 ? "1 supplier." : n + " suppliers.") :
+    dt.status($("suppliers-status"), n ? dt.count(n, "supplier") + "." :
       "No supplier yet: forward an invoice mail to the address above.");
   }
   load();
