@@ -69,9 +69,7 @@ func resolveCells(cells []figureCell, strs []string, dates map[int]bool) {
 
 // figureArithmetic runs the checks on the package's tables.
 func (a *analysis) figureArithmetic() *report.Finding {
-	var lines []figures.Line
-	var formulas []formulaBreak
-	var formulasHeld int
+	var s figureSet
 	switch a.kind {
 	case "xl":
 		var sheets [][]figureCell
@@ -81,11 +79,7 @@ func (a *analysis) figureArithmetic() *report.Finding {
 				break
 			}
 			sheet := readFigureCells(a.ctx, a.pkg.Read(part), maxFigureCells-cells)
-			for _, c := range sheet {
-				if c.raw != "" {
-					numbers++
-				}
-			}
+			numbers += countNumbers(sheet)
 			cells += len(sheet)
 			sheets = append(sheets, sheet)
 		}
@@ -95,17 +89,47 @@ func (a *analysis) figureArithmetic() *report.Finding {
 		strs, dates := a.sharedStrings(), a.dateStyles()
 		for i, sheet := range sheets {
 			resolveCells(sheet, strs, dates)
-			lines = append(lines, cellLines(sheet, i+1)...)
-			held, broken := checkFormulas(sheet, i+1)
-			formulasHeld += held
-			formulas = append(formulas, broken...)
+			s.addSheet(sheet, i+1)
 		}
 	case "word":
-		lines = a.wordTableLines()
+		s.lines = a.wordTableLines()
 	default:
 		return nil
 	}
-	res := figures.Check(lines, figures.TableLimits)
+	return s.finding(a.kind == "word")
+}
+
+// countNumbers counts the cells that hold a number.
+func countNumbers(cells []figureCell) int {
+	n := 0
+	for _, c := range cells {
+		if c.raw != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// figureSet is what one file gives the check, whatever its format: lines
+// of words and the formulas recomputed so far.
+type figureSet struct {
+	lines        []figures.Line
+	formulas     []formulaBreak
+	formulasHeld int
+}
+
+// addSheet lays out a sheet's resolved cells and recomputes its formulas.
+func (s *figureSet) addSheet(cells []figureCell, sheet int) {
+	s.lines = append(s.lines, cellLines(cells, sheet)...)
+	held, broken := checkFormulas(cells, sheet)
+	s.formulasHeld += held
+	s.formulas = append(s.formulas, broken...)
+}
+
+// finding runs the relations over the lines and composes the signal;
+// tables: the lines are a text document's tables, not a workbook's sheets.
+func (s *figureSet) finding(tables bool) *report.Finding {
+	res := figures.Check(s.lines, figures.TableLimits)
 	var vs []report.Variant
 	ev := map[string]any{}
 	var breaks []officeBreak
@@ -120,7 +144,7 @@ func (a *analysis) figureArithmetic() *report.Finding {
 		first := res.Breaks[0]
 		row := int(-first.Figures[0].Box.Y0)
 		msg := report.Msg("figure-arithmetic.sheet-break", "sheet", first.Page, "row", row, "held", res.Held)
-		if a.kind == "word" {
+		if tables {
 			msg = report.Msg("figure-arithmetic.table-break", "table", first.Page, "row", row, "held", res.Held)
 		}
 		vs = append(vs, report.Variant{Severity: report.Medium, Message: msg})
@@ -130,10 +154,10 @@ func (a *analysis) figureArithmetic() *report.Finding {
 	}
 	// A saved result that disagrees is reported where most formulas of the
 	// workbook agree with their inputs.
-	if len(formulas) > 0 && formulasHeld >= minFormulasHeld && len(formulas) <= formulasHeld {
+	if len(s.formulas) > 0 && s.formulasHeld >= minFormulasHeld && len(s.formulas) <= s.formulasHeld {
 		vs = append(vs, report.Variant{Severity: report.Medium, Message: report.Msg("figure-arithmetic.formula-result",
-			"sheet", formulas[0].Sheet, "formulas", len(formulas), "held", formulasHeld)})
-		report.Capped(ev, "formulas", formulas)
+			"sheet", s.formulas[0].Sheet, "formulas", len(s.formulas), "held", s.formulasHeld)})
+		report.Capped(ev, "formulas", s.formulas)
 	}
 	if len(vs) == 0 {
 		return nil
