@@ -21,6 +21,10 @@ type biffCells struct {
 	// notes are the texts of cell comments and text boxes (TXO records
 	// and the CONTINUE record after each), attacker-authored.
 	notes []string
+	// figures are the worksheets' cells for figure-arithmetic, and sst
+	// the shared strings their labels index.
+	figures biffFigures
+	sst     []string
 }
 
 // Limits of the sheet walk.
@@ -93,9 +97,20 @@ func scanBIFFCells(b []byte) biffCells {
 			sheet++
 			clear(hiddenRows)
 			hiddenCols = hiddenCols[:0]
+			c.figures.bof(d)
+		case 0x000A: // EOF
+			c.figures.eof()
 		case 0x00FC: // SST, in the globals
 			if sheet == 1 && sst == nil {
 				sst = readSST(d)
+			}
+		case 0x041E: // FORMAT
+			if sheet == 1 {
+				c.figures.format(d)
+			}
+		case 0x00E0: // XF
+			if sheet == 1 {
+				c.figures.xf(d)
 			}
 		case 0x007D: // COLINFO
 			if len(d) >= 10 && binary.LittleEndian.Uint16(d[8:])&1 != 0 && len(hiddenCols) < 1024 {
@@ -108,40 +123,73 @@ func scanBIFFCells(b []byte) biffCells {
 		case 0x00FD: // LABELSST
 			if len(d) >= 10 {
 				v := ""
-				if i := int(binary.LittleEndian.Uint32(d[6:])); i < len(sst) {
+				i := int(binary.LittleEndian.Uint32(d[6:]))
+				if i < len(sst) {
 					v = sst[i]
 				}
-				cell(binary.LittleEndian.Uint16(d), binary.LittleEndian.Uint16(d[2:]), v)
+				rw, col := binary.LittleEndian.Uint16(d), binary.LittleEndian.Uint16(d[2:])
+				cell(rw, col, v)
+				if i < maxSST {
+					c.figures.label(rw, col, binary.LittleEndian.Uint16(d[4:]), i, "")
+				}
 			}
 		case 0x0203: // NUMBER
 			if len(d) >= 14 {
 				f := math.Float64frombits(binary.LittleEndian.Uint64(d[6:]))
-				cell(binary.LittleEndian.Uint16(d), binary.LittleEndian.Uint16(d[2:]), strconv.FormatFloat(f, 'g', -1, 64))
+				rw, col := binary.LittleEndian.Uint16(d), binary.LittleEndian.Uint16(d[2:])
+				cell(rw, col, strconv.FormatFloat(f, 'g', -1, 64))
+				c.figures.number(rw, col, binary.LittleEndian.Uint16(d[4:]), f)
 			}
 		case 0x027E: // RK
 			if len(d) >= 10 {
-				cell(binary.LittleEndian.Uint16(d), binary.LittleEndian.Uint16(d[2:]), rkValue(binary.LittleEndian.Uint32(d[6:])))
+				rw, col := binary.LittleEndian.Uint16(d), binary.LittleEndian.Uint16(d[2:])
+				cell(rw, col, rkValue(binary.LittleEndian.Uint32(d[6:])))
+				c.figures.number(rw, col, binary.LittleEndian.Uint16(d[4:]), rkFloat(binary.LittleEndian.Uint32(d[6:])))
 			}
 		case 0x00BD: // MULRK: a run of RK cells in one row
 			if len(d) >= 6 {
 				rw, col := binary.LittleEndian.Uint16(d), binary.LittleEndian.Uint16(d[2:])
 				for p := 4; p+6 <= len(d)-2; p += 6 {
-					cell(rw, col, rkValue(binary.LittleEndian.Uint32(d[p+2:])))
+					rk := binary.LittleEndian.Uint32(d[p+2:])
+					cell(rw, col, rkValue(rk))
+					c.figures.number(rw, col, binary.LittleEndian.Uint16(d[p:]), rkFloat(rk))
 					col++
 				}
 			}
-		case 0x0204, 0x0006, 0x0205: // LABEL, FORMULA, BOOLERR
+		case 0x0204: // LABEL: an XLUnicodeString in the record
+			if len(d) >= 4 {
+				rw, col := binary.LittleEndian.Uint16(d), binary.LittleEndian.Uint16(d[2:])
+				cell(rw, col, "")
+				if len(d) >= 9 {
+					cch := min(int(binary.LittleEndian.Uint16(d[6:])), maxLabelChars)
+					c.figures.label(rw, col, binary.LittleEndian.Uint16(d[4:]), -1, strings.TrimSpace(biffStringNoCch(d[8:], cch)))
+				}
+			}
+		case 0x0006: // FORMULA
+			if len(d) >= 4 {
+				cell(binary.LittleEndian.Uint16(d), binary.LittleEndian.Uint16(d[2:]), "")
+				c.figures.formula(d)
+			}
+		case 0x04BC: // SHRFMLA
+			c.figures.sharedFormula(d)
+		case 0x0205: // BOOLERR
 			if len(d) >= 4 {
 				cell(binary.LittleEndian.Uint16(d), binary.LittleEndian.Uint16(d[2:]), "")
 			}
 		}
 	}
+	c.sst = sst
 	return c
 }
 
-// rkValue decodes an RK number: a 30-bit integer or the high bits of a
-// double, optionally divided by 100.
+// rkValue is an RK number as text.
 func rkValue(rk uint32) string {
+	return strconv.FormatFloat(rkFloat(rk), 'g', -1, 64)
+}
+
+// rkFloat decodes an RK number: a 30-bit integer or the high bits of a
+// double, optionally divided by 100.
+func rkFloat(rk uint32) float64 {
 	var f float64
 	if rk&2 != 0 {
 		f = float64(int32(rk) >> 2)
@@ -151,7 +199,7 @@ func rkValue(rk uint32) string {
 	if rk&1 != 0 {
 		f /= 100
 	}
-	return strconv.FormatFloat(f, 'g', -1, 64)
+	return f
 }
 
 // readSST reads the shared strings held in the SST record itself.

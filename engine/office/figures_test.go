@@ -33,6 +33,10 @@ func TestFigureArithmeticOffice(t *testing.T) {
 		{"statement-en-word-edit.odt", "statement-en-word.odt", "table-break", sniff.ODT},
 		{"invoice-en-word-edit.odt", "invoice-en-word.odt", "table-break", sniff.ODT},
 		{"payslip-en-word-edit.odt", "payslip-en-word.odt", "table-break", sniff.ODT},
+		{"statement-en-openpyxl-edit.xls", "statement-en-openpyxl.xls", "sheet-break", sniff.XLS},
+		{"invoice-en-openpyxl-edit.xls", "invoice-en-openpyxl.xls", "sheet-break", sniff.XLS},
+		{"payslip-en-openpyxl-edit.xls", "payslip-en-openpyxl.xls", "sheet-break", sniff.XLS},
+		{"statement-formulas-bytes-edit.xls", "statement-formulas-calc.xls", "formula-result", sniff.XLS},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			if f := figureFinding(t, c.original, c.format); f != nil {
