@@ -36,16 +36,15 @@ func (a *analysis) odfFigures(content []byte) *report.Finding {
 	}
 	var s figureSet
 	for i, t := range tables {
-		resolveCells(t, nil, nil)
 		s.addSheet(t, i+1)
 	}
 	return s.finding(!spreadsheet)
 }
 
 // readODFTables reads the cells of every top-level table:table, at most
-// limit in all. values: a spreadsheet, whose numbers are read from
-// office:value and whose formulas are kept; otherwise a text document,
-// whose cells are read as the text they show.
+// limit in all, resolved (resolveCells). values: a spreadsheet, whose
+// numbers are read from office:value and whose formulas are kept;
+// otherwise a text document, whose cells are read as the text they show.
 func readODFTables(ctx context.Context, data []byte, limit int, values bool) [][]figureCell {
 	w := newWalker(ctx, data)
 	var tables [][]figureCell
@@ -67,18 +66,18 @@ func readODFTables(ctx context.Context, data []byte, limit int, values bool) [][
 				depth++
 				if depth == 1 {
 					tables = append(tables, nil)
-					r = 0
+					r, c = 0, 0
 				}
 			case "table-row":
-				if depth == 1 {
+				if depth == 1 && len(tables) > 0 {
 					row = row[:0]
 					c = 1
 					rowRepeat = odfRows(w.attr("number-rows-repeated"))
 					r++
 				}
 			case "table-cell", "covered-table-cell":
-				if depth != 1 || len(tables) == 0 {
-					break
+				if depth != 1 || c < 1 {
+					break // outside a row
 				}
 				n := odfRepeat(w.attr("number-columns-repeated"))
 				// A covered cell lies under a merged one: it takes its
@@ -113,16 +112,22 @@ func readODFTables(ctx context.Context, data []byte, limit int, values bool) [][
 			case "annotation":
 				note = max(note-1, 0)
 			case "table-cell":
-				if cellRepeat == 0 {
+				if cellRepeat == 0 || depth != 1 {
 					break
 				}
 				if cur.raw == "" && !cur.date {
 					cur.text = strings.Join(strings.Fields(text.String()), " ")
 				}
+				if cur.raw != "" {
+					// Resolved once: a repeated cell's copies share it.
+					one := []figureCell{cur}
+					resolveCells(one, nil, nil)
+					cur = one[0]
+				}
 				if cur.text != "" || cur.raw != "" {
 					// A repeated cell's copies show its figure; its
 					// formula's references are the first copy's.
-					for i := 0; i < cellRepeat && len(row)+total < limit; i++ {
+					for i := 0; i < cellRepeat && cur.col <= maxODFColumns && len(row)+total < limit; i++ {
 						row = append(row, cur)
 						cur.col++
 						cur.formula = ""
@@ -130,11 +135,12 @@ func readODFTables(ctx context.Context, data []byte, limit int, values bool) [][
 				}
 				cellRepeat = 0
 			case "table-row":
-				if depth != 1 || len(tables) == 0 {
+				if depth != 1 || c < 1 {
 					break
 				}
+				c = 0
 				t := &tables[len(tables)-1]
-				for i := 0; i < rowRepeat && len(row) > 0 && total < limit; i++ {
+				for i := 0; i < rowRepeat && r+i <= maxODFRows && len(row) > 0 && total < limit; i++ {
 					for _, cell := range row {
 						if total >= limit {
 							break
