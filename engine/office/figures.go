@@ -92,7 +92,9 @@ func (a *analysis) figureArithmetic() *report.Finding {
 			s.addSheet(sheet, i+1)
 		}
 	case "word":
-		s.lines = a.wordTableLines()
+		for i, t := range a.wordTables() {
+			s.addSheet(t, i+1)
+		}
 	default:
 		return nil
 	}
@@ -428,34 +430,33 @@ func dateCode(code string) bool {
 	return false
 }
 
-// wordTableLines lays out every table of the document's body: a line a
-// row, a word a cell (its text) at x = the cell's place in the row.
-func (a *analysis) wordTableLines() []figures.Line {
+// wordTables reads every table of the document's body as cells: a row
+// of a table a row, a cell its text at its place in the row, laid out
+// as a sheet's cells are.
+func (a *analysis) wordTables() [][]figureCell {
 	part := a.pkg.Lookup(a.main)
 	if part == nil {
 		return nil
 	}
 	w := newWalker(a.ctx, a.pkg.Read(part))
-	var lines []figures.Line
-	table, depth, row, col := 0, 0, 0, 0
+	var tables [][]figureCell
+	depth, row, col, total := 0, 0, 0, 0
 	var cell strings.Builder
-	var ln figures.Line
 	inText := false
-	for k := w.next(); k != tokNone && len(lines) < maxFigureCells; k = w.next() {
+	for k := w.next(); k != tokNone && total < maxFigureCells; k = w.next() {
 		switch k {
 		case tokStart:
 			switch w.start.Name.Local {
 			case "tbl":
 				depth++
 				if depth == 1 {
-					table++
+					tables = append(tables, nil)
 					row = 0
 				}
 			case "tr":
 				if depth == 1 {
 					row++
 					col = 0
-					ln = figures.Line{Page: table}
 				}
 			case "tc":
 				if depth == 1 {
@@ -474,19 +475,14 @@ func (a *analysis) wordTableLines() []figures.Line {
 			case "t":
 				inText = false
 			case "tc":
-				if depth == 1 {
-					if t := strings.TrimSpace(cell.String()); t != "" {
-						ln.Words = append(ln.Words, figures.Word{Text: t, Box: cellBox(col, row)})
-					}
-				}
-			case "tr":
-				if depth == 1 && len(ln.Words) > 0 {
-					lines = append(lines, ln)
+				if t := strings.TrimSpace(cell.String()); depth == 1 && t != "" && len(tables) > 0 {
+					tables[len(tables)-1] = append(tables[len(tables)-1], figureCell{col: col, row: row, text: t, shared: -1, style: -1})
+					total++
 				}
 			case "tbl":
 				depth--
 			}
 		}
 	}
-	return lines
+	return tables
 }
