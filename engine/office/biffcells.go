@@ -102,7 +102,17 @@ func scanBIFFCells(b []byte) biffCells {
 			c.figures.eof()
 		case 0x00FC: // SST, in the globals
 			if sheet == 1 && sst == nil {
-				sst = readSST(d)
+				// The table goes on in the CONTINUE records after it.
+				segs := [][]byte{d}
+				for p := pos; p+4 <= len(b) && binary.LittleEndian.Uint16(b[p:]) == 0x003C && len(segs) < maxSSTSegments; {
+					n := int(binary.LittleEndian.Uint16(b[p+2:]))
+					if p+4+n > len(b) {
+						break
+					}
+					segs = append(segs, b[p+4:p+4+n])
+					p += 4 + n
+				}
+				sst = readSST(segs)
 			}
 		case 0x041E: // FORMAT
 			if sheet == 1 {
@@ -202,46 +212,127 @@ func rkFloat(rk uint32) float64 {
 	return f
 }
 
-// readSST reads the shared strings held in the SST record itself.
-func readSST(d []byte) []string {
-	if len(d) < 8 {
+// maxSSTSegments caps the CONTINUE records read after an SST (8,224
+// bytes each): enough for maxSST strings of ordinary length.
+const maxSSTSegments = 1024
+
+// readSST reads the shared string table: the SST record's data and the
+// CONTINUE records after it. A string's characters may go on in the next
+// record, which then starts with a byte saying their width.
+func readSST(segs [][]byte) []string {
+	r := sstReader{segs: segs}
+	if !r.skip(4) {
 		return nil
 	}
-	n := int(binary.LittleEndian.Uint32(d[4:]))
+	n, ok := r.uint(4)
+	if !ok {
+		return nil
+	}
 	var out []string
-	p := 8
-	for i := 0; i < n && i < maxSST && p+3 <= len(d); i++ {
-		cch := int(binary.LittleEndian.Uint16(d[p:]))
-		flags := d[p+2]
-		p += 3
+	for i := 0; i < n && i < maxSST; i++ {
+		cch, ok1 := r.uint(2)
+		flags, ok2 := r.uint(1)
+		if !ok1 || !ok2 {
+			break
+		}
 		runs, ext := 0, 0
 		if flags&0x08 != 0 {
-			if p+2 > len(d) {
+			if runs, ok = r.uint(2); !ok {
 				break
 			}
-			runs = int(binary.LittleEndian.Uint16(d[p:]))
-			p += 2
 		}
 		if flags&0x04 != 0 {
-			if p+4 > len(d) {
+			if ext, ok = r.uint(4); !ok {
 				break
 			}
-			ext = int(binary.LittleEndian.Uint32(d[p:]))
-			p += 4
 		}
-		width := 1
-		if flags&1 != 0 {
-			width = 2
+		str, ok := r.chars(cch, flags&1 != 0)
+		if !ok {
+			break
 		}
-		if p+cch*width > len(d) {
-			break // continued in a CONTINUE record
+		out = append(out, str)
+		if !r.skip(4*runs + ext) {
+			break
 		}
-		if width == 1 {
-			out = append(out, latin1(d[p:p+cch]))
-		} else {
-			out = append(out, utf16le(d[p:p+2*cch]))
-		}
-		p += cch*width + 4*runs + ext
 	}
 	return out
+}
+
+// sstReader reads across the SST record and its CONTINUE records.
+type sstReader struct {
+	segs [][]byte
+	i, p int // segment, offset in it
+}
+
+// next moves to the next segment when the current one is read.
+func (r *sstReader) next() bool {
+	for r.i < len(r.segs) && r.p >= len(r.segs[r.i]) {
+		r.i++
+		r.p = 0
+	}
+	return r.i < len(r.segs)
+}
+
+// uint reads a little-endian integer of n bytes.
+func (r *sstReader) uint(n int) (int, bool) {
+	v := 0
+	for k := 0; k < n; k++ {
+		if !r.next() {
+			return 0, false
+		}
+		v |= int(r.segs[r.i][r.p]) << (8 * k)
+		r.p++
+	}
+	return v, true
+}
+
+// skip passes n bytes (formatting runs, extended data).
+func (r *sstReader) skip(n int) bool {
+	for n > 0 {
+		if !r.next() {
+			return false
+		}
+		k := min(n, len(r.segs[r.i])-r.p)
+		r.p += k
+		n -= k
+	}
+	return true
+}
+
+// chars reads cch characters, one or two bytes each; where a record
+// ends inside them, the next begins with their width. At most
+// maxLabelChars are kept.
+func (r *sstReader) chars(cch int, wide bool) (string, bool) {
+	var b strings.Builder
+	for cch > 0 {
+		if r.i < len(r.segs) && r.p >= len(r.segs[r.i]) {
+			if r.i+1 >= len(r.segs) || len(r.segs[r.i+1]) == 0 {
+				return "", false
+			}
+			r.i, r.p = r.i+1, 1
+			wide = r.segs[r.i][0]&1 != 0
+		}
+		if r.i >= len(r.segs) {
+			return "", false
+		}
+		width := 1
+		if wide {
+			width = 2
+		}
+		seg := r.segs[r.i][r.p:]
+		k := min(cch, len(seg)/width)
+		if k == 0 {
+			return "", false // half a character before the record's end
+		}
+		if keep := min(k, maxLabelChars-b.Len()); keep > 0 {
+			if wide {
+				b.WriteString(utf16le(seg[:2*keep]))
+			} else {
+				b.WriteString(latin1(seg[:keep]))
+			}
+		}
+		r.p += k * width
+		cch -= k
+	}
+	return b.String(), true
 }

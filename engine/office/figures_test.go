@@ -37,6 +37,7 @@ func TestFigureArithmeticOffice(t *testing.T) {
 		{"invoice-en-openpyxl-edit.xls", "invoice-en-openpyxl.xls", "sheet-break", sniff.XLS},
 		{"payslip-en-openpyxl-edit.xls", "payslip-en-openpyxl.xls", "sheet-break", sniff.XLS},
 		{"statement-formulas-bytes-edit.xls", "statement-formulas-calc.xls", "formula-result", sniff.XLS},
+		{"statement-long-openpyxl-edit.xls", "statement-long-openpyxl.xls", "sheet-break", sniff.XLS},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			if f := figureFinding(t, c.original, c.format); f != nil {

@@ -262,3 +262,54 @@ func zipEntry(tb testing.TB, name, entry string) []byte {
 	}
 	return nil
 }
+
+// TestSSTContinue: a shared string table that goes on in CONTINUE records,
+// a string split between them (its rest two bytes a character), and the
+// long .xls statement whose labels need them.
+func TestSSTContinue(t *testing.T) {
+	segs := [][]byte{
+		{2, 0, 0, 0, 2, 0, 0, 0, 4, 0, 0, 'a', 'b'},
+		{1, 'c', 0, 'd', 0, 2, 0, 0, 'e', 'f'},
+	}
+	if got := readSST(segs); strings.Join(got, "|") != "abcd|ef" {
+		t.Errorf("split strings: %q", got)
+	}
+	data, err := os.ReadFile(filepath.Join(arithDir, "statement-long-openpyxl.xls"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := openLegacy(context.Background(), data, "xls", 0)
+	if n := len(l.cells.sst); n < 400 {
+		t.Fatalf("%d shared strings", n)
+	}
+	sheet := l.cells.figures.sheets[0]
+	resolveCells(sheet, l.cells.sst, l.cells.figures.dateXFs)
+	last := sheet[len(sheet)-1]
+	for _, c := range sheet {
+		if c.row == last.row && c.col == 1 && c.text != "Closing balance" {
+			t.Errorf("last row's label %q", c.text)
+		}
+	}
+	if l.figureArithmetic() != nil {
+		t.Error("the genuine long statement alerts")
+	}
+}
+
+// FuzzSST drives the shared string reader over a table cut into an SST
+// record and a CONTINUE record at any place.
+func FuzzSST(f *testing.F) {
+	f.Add([]byte{2, 0, 0, 0, 2, 0, 0, 0, 4, 0, 0, 'a', 'b', 1, 'c', 0, 'd', 0, 2, 0, 0, 'e', 'f'}, uint16(13))
+	f.Add([]byte{1, 0, 0, 0, 1, 0, 0, 0, 3, 0, 0x0D, 1, 0, 9, 0, 0, 0, 'x', 'y', 'z', 1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 9, 9, 9}, uint16(18))
+	f.Fuzz(func(t *testing.T, data []byte, cut uint16) {
+		c := min(int(cut), len(data))
+		out := readSST([][]byte{data[:c], data[c:]})
+		if len(out) > maxSST {
+			t.Fatalf("%d strings", len(out))
+		}
+		for _, s := range out {
+			if len(s) > 4*maxLabelChars {
+				t.Fatalf("a string of %d bytes", len(s))
+			}
+		}
+	})
+}
