@@ -69,9 +69,7 @@ func resolveCells(cells []figureCell, strs []string, dates map[int]bool) {
 
 // figureArithmetic runs the checks on the package's tables.
 func (a *analysis) figureArithmetic() *report.Finding {
-	var lines []figures.Line
-	var formulas []formulaBreak
-	var formulasHeld int
+	var s figureSet
 	switch a.kind {
 	case "xl":
 		var sheets [][]figureCell
@@ -81,11 +79,7 @@ func (a *analysis) figureArithmetic() *report.Finding {
 				break
 			}
 			sheet := readFigureCells(a.ctx, a.pkg.Read(part), maxFigureCells-cells)
-			for _, c := range sheet {
-				if c.raw != "" {
-					numbers++
-				}
-			}
+			numbers += countNumbers(sheet)
 			cells += len(sheet)
 			sheets = append(sheets, sheet)
 		}
@@ -95,17 +89,49 @@ func (a *analysis) figureArithmetic() *report.Finding {
 		strs, dates := a.sharedStrings(), a.dateStyles()
 		for i, sheet := range sheets {
 			resolveCells(sheet, strs, dates)
-			lines = append(lines, cellLines(sheet, i+1)...)
-			held, broken := checkFormulas(sheet, i+1)
-			formulasHeld += held
-			formulas = append(formulas, broken...)
+			s.addSheet(sheet, i+1)
 		}
 	case "word":
-		lines = a.wordTableLines()
+		for i, t := range a.wordTables() {
+			s.addSheet(t, i+1)
+		}
 	default:
 		return nil
 	}
-	res := figures.Check(lines, figures.TableLimits)
+	return s.finding(a.kind == "word")
+}
+
+// countNumbers counts the cells that hold a number.
+func countNumbers(cells []figureCell) int {
+	n := 0
+	for _, c := range cells {
+		if c.raw != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// figureSet is what one file gives the check, whatever its format: lines
+// of words and the formulas recomputed so far.
+type figureSet struct {
+	lines        []figures.Line
+	formulas     []formulaBreak
+	formulasHeld int
+}
+
+// addSheet lays out a sheet's resolved cells and recomputes its formulas.
+func (s *figureSet) addSheet(cells []figureCell, sheet int) {
+	s.lines = append(s.lines, cellLines(cells, sheet)...)
+	held, broken := checkFormulas(cells, sheet)
+	s.formulasHeld += held
+	s.formulas = append(s.formulas, broken...)
+}
+
+// finding runs the relations over the lines and composes the signal;
+// tables: the lines are a text document's tables, not a workbook's sheets.
+func (s *figureSet) finding(tables bool) *report.Finding {
+	res := figures.Check(s.lines, figures.TableLimits)
 	var vs []report.Variant
 	ev := map[string]any{}
 	var breaks []officeBreak
@@ -120,7 +146,7 @@ func (a *analysis) figureArithmetic() *report.Finding {
 		first := res.Breaks[0]
 		row := int(-first.Figures[0].Box.Y0)
 		msg := report.Msg("figure-arithmetic.sheet-break", "sheet", first.Page, "row", row, "held", res.Held)
-		if a.kind == "word" {
+		if tables {
 			msg = report.Msg("figure-arithmetic.table-break", "table", first.Page, "row", row, "held", res.Held)
 		}
 		vs = append(vs, report.Variant{Severity: report.Medium, Message: msg})
@@ -130,10 +156,10 @@ func (a *analysis) figureArithmetic() *report.Finding {
 	}
 	// A saved result that disagrees is reported where most formulas of the
 	// workbook agree with their inputs.
-	if len(formulas) > 0 && formulasHeld >= minFormulasHeld && len(formulas) <= formulasHeld {
+	if len(s.formulas) > 0 && s.formulasHeld >= minFormulasHeld && len(s.formulas) <= s.formulasHeld {
 		vs = append(vs, report.Variant{Severity: report.Medium, Message: report.Msg("figure-arithmetic.formula-result",
-			"sheet", formulas[0].Sheet, "formulas", len(formulas), "held", formulasHeld)})
-		report.Capped(ev, "formulas", formulas)
+			"sheet", s.formulas[0].Sheet, "formulas", len(s.formulas), "held", s.formulasHeld)})
+		report.Capped(ev, "formulas", s.formulas)
 	}
 	if len(vs) == 0 {
 		return nil
@@ -404,34 +430,33 @@ func dateCode(code string) bool {
 	return false
 }
 
-// wordTableLines lays out every table of the document's body: a line a
-// row, a word a cell (its text) at x = the cell's place in the row.
-func (a *analysis) wordTableLines() []figures.Line {
+// wordTables reads every table of the document's body as cells: a row
+// of a table a row, a cell its text at its place in the row, laid out
+// as a sheet's cells are.
+func (a *analysis) wordTables() [][]figureCell {
 	part := a.pkg.Lookup(a.main)
 	if part == nil {
 		return nil
 	}
 	w := newWalker(a.ctx, a.pkg.Read(part))
-	var lines []figures.Line
-	table, depth, row, col := 0, 0, 0, 0
+	var tables [][]figureCell
+	depth, row, col, total := 0, 0, 0, 0
 	var cell strings.Builder
-	var ln figures.Line
 	inText := false
-	for k := w.next(); k != tokNone && len(lines) < maxFigureCells; k = w.next() {
+	for k := w.next(); k != tokNone && total < maxFigureCells; k = w.next() {
 		switch k {
 		case tokStart:
 			switch w.start.Name.Local {
 			case "tbl":
 				depth++
 				if depth == 1 {
-					table++
+					tables = append(tables, nil)
 					row = 0
 				}
 			case "tr":
 				if depth == 1 {
 					row++
 					col = 0
-					ln = figures.Line{Page: table}
 				}
 			case "tc":
 				if depth == 1 {
@@ -450,19 +475,14 @@ func (a *analysis) wordTableLines() []figures.Line {
 			case "t":
 				inText = false
 			case "tc":
-				if depth == 1 {
-					if t := strings.TrimSpace(cell.String()); t != "" {
-						ln.Words = append(ln.Words, figures.Word{Text: t, Box: cellBox(col, row)})
-					}
-				}
-			case "tr":
-				if depth == 1 && len(ln.Words) > 0 {
-					lines = append(lines, ln)
+				if t := strings.TrimSpace(cell.String()); depth == 1 && t != "" && len(tables) > 0 {
+					tables[len(tables)-1] = append(tables[len(tables)-1], figureCell{col: col, row: row, text: t, shared: -1, style: -1})
+					total++
 				}
 			case "tbl":
 				depth--
 			}
 		}
 	}
-	return lines
+	return tables
 }

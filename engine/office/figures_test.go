@@ -26,6 +26,18 @@ func TestFigureArithmeticOffice(t *testing.T) {
 		{"payslip-en-word-edit.docx", "payslip-en-word.docx", "table-break", sniff.DOCX},
 		{"statement-en-word-edit-writer.docx", "statement-en-word-writer.docx", "table-break", sniff.DOCX},
 		{"statement-formulas-xml-edit.xlsx", "statement-formulas-calc.xlsx", "formula-result", sniff.XLSX},
+		{"statement-en-openpyxl-edit.ods", "statement-en-openpyxl.ods", "sheet-break", sniff.ODS},
+		{"invoice-en-openpyxl-edit.ods", "invoice-en-openpyxl.ods", "sheet-break", sniff.ODS},
+		{"payslip-en-openpyxl-edit.ods", "payslip-en-openpyxl.ods", "sheet-break", sniff.ODS},
+		{"statement-formulas-xml-edit.ods", "statement-formulas-calc.ods", "formula-result", sniff.ODS},
+		{"statement-en-word-edit.odt", "statement-en-word.odt", "table-break", sniff.ODT},
+		{"invoice-en-word-edit.odt", "invoice-en-word.odt", "table-break", sniff.ODT},
+		{"payslip-en-word-edit.odt", "payslip-en-word.odt", "table-break", sniff.ODT},
+		{"statement-en-openpyxl-edit.xls", "statement-en-openpyxl.xls", "sheet-break", sniff.XLS},
+		{"invoice-en-openpyxl-edit.xls", "invoice-en-openpyxl.xls", "sheet-break", sniff.XLS},
+		{"payslip-en-openpyxl-edit.xls", "payslip-en-openpyxl.xls", "sheet-break", sniff.XLS},
+		{"statement-formulas-bytes-edit.xls", "statement-formulas-calc.xls", "formula-result", sniff.XLS},
+		{"statement-long-openpyxl-edit.xls", "statement-long-openpyxl.xls", "sheet-break", sniff.XLS},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			if f := figureFinding(t, c.original, c.format); f != nil {
@@ -45,7 +57,14 @@ func figureFinding(t *testing.T, name string, format sniff.Format) *report.Signa
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Analyze(context.Background(), data, format, Options{Budget: 64 << 20})
+	analyze := Analyze
+	switch format {
+	case sniff.ODS, sniff.ODT:
+		analyze = AnalyzeODF
+	case sniff.XLS:
+		analyze = AnalyzeLegacy
+	}
+	r, err := analyze(context.Background(), data, format, Options{Budget: 64 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package office
 
 import (
 	"math/big"
+	"slices"
 	"strings"
 )
 
@@ -20,6 +21,9 @@ var halfCent = big.NewRat(1, 200)
 // of the cells it reads and returns how many agree and the ones that do
 // not.
 func checkFormulas(cells []figureCell, sheet int) (held int, broken []formulaBreak) {
+	if !slices.ContainsFunc(cells, func(c figureCell) bool { return c.formula != "" }) {
+		return 0, nil // a table of values (all a text document's): no map to build
+	}
 	values := make(map[[2]int]*big.Rat, len(cells))
 	for _, c := range cells {
 		if c.value != nil {

@@ -71,7 +71,7 @@ func AnalyzeLegacy(ctx context.Context, data []byte, format sniff.Format, opt Op
 		a.xl.hiddenSheets, a.xl.veryHiddenSheets = l.biff.hiddenSheets, l.biff.veryHiddenSheets
 		a.ppt.hiddenSlides = l.ppt.hidden
 		a.xl.hiddenRowCells, a.xl.hiddenColCells, a.xl.recovered = l.cells.rowCells, l.cells.colCells, l.cells.recovered
-		for _, f := range []*report.Finding{l.macros(), l.externalLinks(), l.embeddedObjects(), a.hiddenContent(), a.trackedChanges(), a.injectionMarkers(), a.metadataAnomalies()} {
+		for _, f := range []*report.Finding{l.macros(), l.externalLinks(), l.embeddedObjects(), a.hiddenContent(), a.trackedChanges(), a.injectionMarkers(), a.metadataAnomalies(), l.figureArithmetic()} {
 			if f != nil {
 				r.Add(*f)
 			}

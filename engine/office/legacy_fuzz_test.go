@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/doctrust/doctrust/engine/internal/cfb"
 	"github.com/doctrust/doctrust/engine/sniff"
 )
 
@@ -59,17 +60,20 @@ func FuzzLegacy(f *testing.F) {
 	})
 }
 
-// FuzzODF drives the OpenDocument walk.
+// FuzzODF drives the OpenDocument walk, as a text document and as a
+// spreadsheet (whose tables figure-arithmetic reads as sheets).
 func FuzzODF(f *testing.F) {
 	seedCorpus(f, ".odt", ".ods", ".odp")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		r, err := AnalyzeODF(context.Background(), data, sniff.ODT, Options{Budget: 1 << 22})
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkInvariants(t, "fuzz", r)
-		if _, err := json.Marshal(r); err != nil {
-			t.Fatal(err)
+		for _, format := range []sniff.Format{sniff.ODT, sniff.ODS} {
+			r, err := AnalyzeODF(context.Background(), data, format, Options{Budget: 1 << 22})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkInvariants(t, "fuzz", r)
+			if _, err := json.Marshal(r); err != nil {
+				t.Fatal(err)
+			}
 		}
 	})
 }
@@ -93,14 +97,29 @@ func FuzzVBA(f *testing.F) {
 	})
 }
 
-// FuzzBIFF drives the workbook-globals walker.
+// FuzzBIFF drives the workbook-globals walker and the cell walk, with
+// the figure-arithmetic check on its cells; seeded too with the Workbook
+// streams of the arithmetic's .xls fixtures (values, formulas, shared
+// formulas, date formats).
 func FuzzBIFF(f *testing.F) {
 	f.Add(biffWorkbook(rt(0x0085), boundSheet(2, 1, "M"), rt(0x0018), nameRecord(true, "\x01"), rt(0x01AE), supbook("cmd\x03x"), rt(0x0023), []byte{0, 0}))
+	for _, n := range []string{"statement-formulas-calc.xls", "statement-dates-openpyxl.xls", "invoice-en-openpyxl.xls"} {
+		if b, err := os.ReadFile(filepath.Join(arithDir, n)); err == nil {
+			if c := cfb.Open(b, 1<<24); c != nil && c.Lookup("Workbook") != nil {
+				f.Add(c.Read(c.Lookup("Workbook"), 1<<20))
+			}
+		}
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s := scanBIFF(data, false)
-		if c := scanBIFFCells(data); len(c.recovered) > maxSnippets || len(c.notes) > maxSnippets {
+		c := scanBIFFCells(data)
+		if len(c.recovered) > maxSnippets || len(c.notes) > maxSnippets {
 			t.Fatal("recovered cap exceeded")
 		}
+		if c.figures.cells > maxFigureCells {
+			t.Fatalf("%d figure cells", c.figures.cells)
+		}
+		(&legacy{format: sniff.XLS, cells: c}).figureArithmetic()
 		_ = decryptXLS(data)
 		if len(s.sheetNames) > maxSnippets || len(s.autoOpenNames) > maxSnippets || len(s.externalBooks) > maxSnippets {
 			t.Fatal("snippet cap exceeded")

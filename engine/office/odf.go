@@ -43,9 +43,13 @@ func AnalyzeODF(ctx context.Context, data []byte, format sniff.Format, opt Optio
 	a.pkg = OpenPackage(data, opt.Budget)
 	var s odfScan
 	a.props = odfMeta(a, a.pkg.ReadName("meta.xml"))
+	var content []byte
 	for _, name := range []string{"content.xml", "styles.xml"} {
 		if b := a.pkg.ReadName(name); b != nil {
 			a.scanODFContent(name, b, &s)
+			if name == "content.xml" {
+				content = b
+			}
 		}
 	}
 	a.scanODFParts(&s)
@@ -55,7 +59,7 @@ func AnalyzeODF(ctx context.Context, data []byte, format sniff.Format, opt Optio
 	a.fillODFBlocks(r, &s)
 	for _, f := range []*report.Finding{
 		s.macros(), linkFinding(s.linkKinds, s.links), s.embedded(), a.hiddenContent(),
-		a.trackedChanges(), a.injectionMarkers(), a.metadataAnomalies(),
+		a.trackedChanges(), a.injectionMarkers(), a.metadataAnomalies(), a.odfFigures(content),
 	} {
 		if f != nil {
 			r.Add(*f)
