@@ -11,17 +11,9 @@ const fs = require("fs");
 const path = require("path");
 const { chromium } = require(process.env.PLAYWRIGHT_CORE);
 
+const { expect, shot, fits390: fits, consoleClean } = require("./lib.cjs");
+
 const base = process.env.BASE_URL;
-const shots = process.env.SCREENSHOT_DIR || "";
-
-function expect(cond, what) {
-  if (!cond) throw new Error("expected " + what);
-}
-
-async function shot(page, name) {
-  if (!shots) return;
-  await page.screenshot({ path: path.join(shots, name + ".png"), fullPage: true });
-}
 
 // verifyLink reads the newest mail in the outbox and returns its link,
 // undoing quoted-printable soft breaks and escapes.
@@ -40,15 +32,7 @@ async function verifyLink() {
   throw new Error("expected a mail in the outbox");
 }
 
-// fits390 checks that the page, as it stands, fits a 390 px phone and
-// saves its screenshot there.
-async function fits390(page, name) {
-  await page.setViewportSize({ width: 390, height: 844 });
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow <= 0, name + " fits 390 px, overflows by " + overflow + " px");
-  await shot(page, name + "-390");
-  await page.setViewportSize({ width: 1100, height: 800 });
-}
+const fits390 = (page, name) => fits(page, name, { width: 1100, height: 800 });
 
 async function status(page, sel, re) {
   await page.waitForFunction(([s, r]) => new RegExp(r).test(document.querySelector(s).textContent), [sel, re.source]);
@@ -304,14 +288,7 @@ async function inspect(page, file, key) {
   await status(page, "#webhook-status", /^Removed/);
   expect(await page.inputValue("#webhook-url") === "" && await page.isHidden("#webhook-last"), "the webhook removed");
 
-  // The refusals this script provokes are logged by Chromium as failed
-  // loads; each is taken off once, anything else fails.
-  for (const code of expectedRefusals) {
-    const i = problems.findIndex((p) => p.includes("status of " + code));
-    expect(i >= 0, "the provoked " + code + " in the console");
-    problems.splice(i, 1);
-  }
-  expect(problems.length === 0, "no console errors or CSP violations, got: " + problems.join(" | "));
+  consoleClean(problems, expectedRefusals);
   await browser.close();
   console.log("dashboard e2e: ok");
 })().catch((e) => {

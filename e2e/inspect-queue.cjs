@@ -12,28 +12,11 @@
 "use strict";
 const path = require("path");
 const { chromium } = require(process.env.PLAYWRIGHT_CORE);
+const { expect, shot, fits390: fits, consoleClean } = require("./lib.cjs");
 
 const base = process.env.BASE_URL;
-const shots = process.env.SCREENSHOT_DIR || "";
 
-function expect(cond, what) {
-  if (!cond) throw new Error("expected " + what);
-}
-
-async function shot(page, name, selector) {
-  if (!shots) return;
-  const p = path.join(shots, name + ".png");
-  if (selector) await page.locator(selector).screenshot({ path: p });
-  else await page.screenshot({ path: p, fullPage: true });
-}
-
-async function fits390(page, name) {
-  await page.setViewportSize({ width: 390, height: 844 });
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow <= 0, name + " fits 390 px, overflows by " + overflow + " px");
-  await shot(page, name + "-390");
-  await page.setViewportSize({ width: 1100, height: 900 });
-}
+const fits390 = (page, name) => fits(page, name, { width: 1100, height: 900 });
 
 // issuers lists the issuer field's options by group: [{group, value, text}].
 async function issuers(page) {
@@ -233,12 +216,7 @@ async function issuers(page) {
   line = await page.textContent("#baseline-line");
   expect(line.includes("neither the key's account nor the built-in ones have it"), "the unresolved issuer in words, got " + line);
 
-  for (const code of expectedRefusals) {
-    const i = problems.findIndex((p) => p.includes("status of " + code));
-    expect(i >= 0, "the provoked " + code + " in the console");
-    problems.splice(i, 1);
-  }
-  expect(problems.length === 0, "no console errors or CSP violations, got: " + problems.join(" | "));
+  consoleClean(problems, expectedRefusals);
   await browser.close();
   console.log("inspect-queue e2e: ok");
 })().catch((e) => {

@@ -11,27 +11,15 @@
 // it, the compare overlay likewise; the document's bytes leave the page in
 // one request only; the pages work 390 px wide.
 "use strict";
-const path = require("path");
 const { chromium } = require(process.env.PLAYWRIGHT_CORE);
+const { expect, shot, fits390 } = require("./lib.cjs");
 
 const base = process.env.BASE_URL;
-const shots = process.env.SCREENSHOT_DIR || "";
 const PAGE_W = Number(process.env.PAGE_W), PAGE_H = Number(process.env.PAGE_H);
 const HIGH = [0xc8, 0x37, 0x2d];
 const problems = [];
 let current = null; // the page, for the state shown on failure
 
-function expect(cond, what) {
-  if (!cond) throw new Error("expected " + what);
-}
-
-// shot saves the part of the page that shows what the screenshot is of.
-async function shot(page, name, selector) {
-  if (!shots) return;
-  const p = path.join(shots, name + ".png");
-  if (selector) await page.locator(selector).screenshot({ path: p });
-  else await page.screenshot({ path: p, fullPage: true });
-}
 
 // boxesOf is the test's own reading of the report: every {page, box}.
 function boxesOf(v, out = []) {
@@ -162,11 +150,6 @@ async function checkDiff(page, sel, box, where) {
   expect(far === 0, `${where}: nothing far from the edited figure marked (${far} of ${lit} pixels)`);
 }
 
-async function fits390(page, name) {
-  await page.setViewportSize({ width: 390, height: 844 });
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow <= 0, name + " fits 390 px, overflows by " + overflow + " px");
-}
 
 (async () => {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM, headless: true,
