@@ -174,27 +174,29 @@ func (s *Store) SaveDelivery(ctx context.Context, d store.Delivery) error {
 	_, err := s.db.PutItem(ctx, &dynamodb.PutItemInput{
 		TableName:                 &s.ledger,
 		Item:                      deliveryItem(d, d.Rev+1),
-		ConditionExpression:       aws.String("#rev = :rev"),
+		ConditionExpression:       aws.String(revCondition),
 		ExpressionAttributeNames:  names(attrRev),
 		ExpressionAttributeValues: map[string]types.AttributeValue{":rev": nv(d.Rev)},
 	})
-	if conditionFailed(err) != nil {
-		return store.ErrConflict
-	}
-	if err != nil {
-		return fmt.Errorf("dynamodb: delivery: %w", err)
-	}
-	return nil
+	return deliveryWritten(err)
 }
 
 func (s *Store) DeleteDelivery(ctx context.Context, d store.Delivery) error {
 	_, err := s.db.DeleteItem(ctx, &dynamodb.DeleteItemInput{
 		TableName:                 &s.ledger,
 		Key:                       ledgerKey(pkOutbox, skDeliveryPrefix+d.ID),
-		ConditionExpression:       aws.String("#rev = :rev"),
+		ConditionExpression:       aws.String(revCondition),
 		ExpressionAttributeNames:  names(attrRev),
 		ExpressionAttributeValues: map[string]types.AttributeValue{":rev": nv(d.Rev)},
 	})
+	return deliveryWritten(err)
+}
+
+// revCondition holds a write to the revision the writer read: a sweep
+// that claimed the delivery in between makes it store.ErrConflict.
+const revCondition = "#rev = :rev"
+
+func deliveryWritten(err error) error {
 	if conditionFailed(err) != nil {
 		return store.ErrConflict
 	}
