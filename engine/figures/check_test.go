@@ -270,3 +270,40 @@ func TestRowTotal(t *testing.T) {
 		t.Fatalf("untaxed lines establish nothing: %+v", res.Breaks)
 	}
 }
+
+// TestRowTotalAgeing: an ageing report's total is the sum of the buckets a
+// row prints, and rows leave different buckets blank; none of that is a
+// break. A total changed on one row is.
+func TestRowTotalAgeing(t *testing.T) {
+	rows := [][]string{{"Customer Current 30 days 60 days 90 days Total"}}
+	buckets := [][4]int{{12000, 3400, 0, 0}, {5000, 0, 2500, 0}, {0, 7300, 1200, 800}, {9100, 4100, 0, 0},
+		{3300, 1500, 0, 0}, {0, 0, 4400, 600}, {7700, 2200, 0, 0}, {2500, 900, 300, 0}}
+	ageing := func(wrongAt int) [][]string {
+		out := slices.Clone(rows)
+		for i, b := range buckets {
+			r := []string{fmt.Sprintf("Customer %c", 'A'+i)}
+			total := 0
+			for _, v := range b {
+				cell := ""
+				if v != 0 {
+					cell = money(v)
+				}
+				r = append(r, cell)
+				total += v
+			}
+			if i == wrongAt {
+				total += 1000
+			}
+			out = append(out, append(r, money(total)))
+		}
+		return out
+	}
+	if res := Check(layout(ageing(-1)), PageLimits); len(res.Breaks) != 0 {
+		t.Fatalf("genuine: %+v", res.Breaks)
+	}
+	// The heading's "30", "60" and "90" make it row 1.
+	res := Check(layout(ageing(3)), PageLimits)
+	if len(res.Breaks) != 1 || res.Breaks[0].Relation != RowTotal || res.Breaks[0].Row != 5 {
+		t.Fatalf("forged total: %+v", res.Breaks)
+	}
+}
