@@ -76,8 +76,9 @@ export default [
   {
     // The Chromium scripts run in node, started by internal/web's tests.
     // The functions they hand to page.evaluate and page.waitForFunction
-    // run in the page instead: the page's names they use are listed here,
-    // not the whole browser, so node-side code still cannot use the rest.
+    // run in the page instead: the three page names they use are listed
+    // here, not the whole browser, so node-side code cannot use the rest
+    // (a node-side use of these three is what this cannot see).
     files: ["e2e/*.cjs"],
     languageOptions: {
       sourceType: "commonjs",
