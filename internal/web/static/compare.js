@@ -40,8 +40,8 @@
       // The key, not the cookie, authenticates /compare (SPEC.md).
       const res = await fetch("/api/v1/compare", { method: "POST", body: data, credentials: "omit",
         headers: { Authorization: "Bearer " + key } });
-      let body = {};
-      try { body = await res.json(); } catch (e) { body = {}; }
+      let body;
+      try { body = await res.json(); } catch { body = {}; }
       if (!res.ok) {
         let text = dt.explain({ body });
         if (body.error === "invalid_api_key") text = "That API key was not recognised or has been revoked. Use a current key: rotating one on the account page shows a new one.";
@@ -55,7 +55,7 @@
       import("/static/compare-pages.mjs").then((m) => m.show(body, original, candidate)).catch(() => {
         dt.status($("pages-compare-status"), "The pages could not be drawn in this browser; the findings above still stand.", true);
       });
-    } catch (e) {
+    } catch {
       dt.status(status, "The service could not be reached.", true);
     } finally {
       $("compare-button").disabled = false;

@@ -169,7 +169,7 @@ async function revisions(bytes, lengths) {
     let then;
     try {
       then = await view.open(bytes.subarray(0, lengths[rev - 1]));
-    } catch (e) {
+    } catch {
       dt.status($("rev-status"), "Revision " + rev + " could not be rendered on its own.", true);
       section.dataset.state = "done";
       return;
@@ -222,7 +222,7 @@ async function image(report, file) {
   let bitmap;
   try {
     bitmap = await createImageBitmap(file);
-  } catch (e) {
+  } catch {
     dt.status($("pages-status"), "This browser cannot draw this image format; the report above still stands.");
     section.dataset.state = "done";
     return;

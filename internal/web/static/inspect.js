@@ -85,7 +85,7 @@
           }
           issuerSelect.insertBefore(group, $("issuers-builtin"));
         }
-      } catch (e) { /* the built-in ones stay */ }
+      } catch { /* the built-in ones stay */ }
     }
     issuerNote();
   })();
@@ -103,10 +103,10 @@
     try {
       // No cookie: /inspect authenticates by key only (SPEC.md).
       const res = await fetch("/api/v1/inspect", { method: "POST", body: data, headers, credentials: "omit" });
-      let body = {};
-      try { body = await res.json(); } catch (e) { body = {}; }
+      let body;
+      try { body = await res.json(); } catch { body = {}; }
       return { ok: res.ok, status: res.status, body };
-    } catch (e) {
+    } catch {
       return { ok: false, status: 0, body: {} };
     }
   }

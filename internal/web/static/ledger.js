@@ -83,10 +83,10 @@
     }
     try {
       const res = await fetch(path, init);
-      let data = {};
-      try { data = await res.json(); } catch (e) { data = {}; }
+      let data;
+      try { data = await res.json(); } catch { data = {}; }
       return { ok: res.ok, status: res.status, body: data };
-    } catch (e) {
+    } catch {
       return { ok: false, status: 0, body: { message: "The service could not be reached." } };
     }
   }
@@ -146,7 +146,7 @@
     try {
       const res = await fetch("/api/v1/ap/ledger", { credentials: "same-origin" });
       r = { ok: res.ok, status: res.status, body: await res.json() };
-    } catch (e) { dt.status($("suppliers-status"), "The service could not be reached.", true); return; }
+    } catch { dt.status($("suppliers-status"), "The service could not be reached.", true); return; }
     if (!r.ok) { dt.status($("suppliers-status"), dt.explain(r), true); return; }
     const v = r.body;
     showWebhook(v.webhook || null);
