@@ -177,6 +177,8 @@ func TestBounded(t *testing.T) {
 func FuzzCheck(f *testing.F) {
 	f.Add([]byte("Opening balance|||1,000.00\n01 Pay|10.00||990.00\n02 Pay||20.00|1,010.00\nTotal|10.00|20.00|"))
 	f.Add([]byte("Item|3|120.00|360.00\nSubtotal|||360.00\nVAT 20%|||72.00\nTotal|||432.00"))
+	f.Add([]byte("A|100.00|20.00|120.00\nB|50.00|10.00|60.00\nC|70.00||70.00\nD|30.00|6.00|36.00\nE|40.00|8.00|49.00"))
+	f.Add([]byte("Closing balance|||1,010.00\n02 Pay||20.00|1,010.00\n01 Pay|10.00||990.00\nOpening balance|||1,000.00"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var rows [][]string
 		for _, ln := range strings.Split(string(data), "\n") {
