@@ -40,7 +40,9 @@ type figureCell struct {
 	shared   int      // a shared string's index, or -1
 	style    int      // the cell's style (cellXfs index), or -1
 	value    *big.Rat // a number's value (resolved with the text)
-	formula  string   // the formula's text ("" for a value, or a shared formula's later cells)
+	formula  string   // the formula's text ("" for a value), a shared formula's anchor text on its later cells
+	dCol     int      // a shared formula's later cell: its offset from the anchor,
+	dRow     int      // by which the anchor's relative references move
 	date     bool
 }
 
@@ -118,12 +120,13 @@ type figureSet struct {
 	lines        []figures.Line
 	formulas     []formulaBreak
 	formulasHeld int
+	formulaReads int // cells the formulas have read (maxFormulaReads)
 }
 
 // addSheet lays out a sheet's resolved cells and recomputes its formulas.
 func (s *figureSet) addSheet(cells []figureCell, sheet int) {
 	s.lines = append(s.lines, cellLines(cells, sheet)...)
-	held, broken := checkFormulas(cells, sheet)
+	held, broken := checkFormulas(cells, sheet, &s.formulaReads)
 	s.formulasHeld += held
 	s.formulas = append(s.formulas, broken...)
 }
@@ -271,6 +274,8 @@ func readFigureCells(ctx context.Context, data []byte, limit int) []figureCell {
 	var typ string
 	var in string // "v", "f" or "t" while reading one
 	var val, formula strings.Builder
+	var shared sharedFormulas
+	si, siRef := -1, "" // the cell's shared formula group, if any
 	for k := w.next(); k != tokNone && len(cells) < limit; k = w.next() {
 		switch k {
 		case tokStart:
@@ -286,7 +291,11 @@ func readFigureCells(ctx context.Context, data []byte, limit int) []figureCell {
 				}
 				val.Reset()
 				formula.Reset()
-			case "v", "f", "t":
+				si, siRef = -1, ""
+			case "f":
+				in = "f"
+				si, siRef = fAttrs(w)
+			case "v", "t":
 				in = w.start.Name.Local
 			}
 		case tokText:
@@ -316,11 +325,15 @@ func readFigureCells(ctx context.Context, data []byte, limit int) []figureCell {
 					}
 				}
 				if cur.col > 0 && cur.row > 0 && (cur.text != "" || cur.raw != "" || cur.shared >= 0 || cur.formula != "") {
+					if si >= 0 {
+						shared.add(len(cells), cur, si, siRef)
+					}
 					cells = append(cells, cur)
 				}
 			}
 		}
 	}
+	shared.resolve(cells)
 	return cells
 }
 

@@ -108,13 +108,21 @@ func TestFormulaSubset(t *testing.T) {
 
 func FuzzFormula(f *testing.F) {
 	for _, s := range []string{"SUM(A1:B9)", "ROUND(A1*1.2,2)", "(A1+B2)-C3*2", "-A1/B1"} {
-		f.Add(s)
+		f.Add(s, 0, 0)
 	}
-	f.Fuzz(func(t *testing.T, s string) {
+	// A shared formula's later cells: relative, absolute and mixed
+	// references moved (xlshared.go).
+	f.Add("E2+D3-C3", 0, 17)
+	f.Add("ROUND(D2*$I$1,2)", 0, 3)
+	f.Add("SUM($B2:B$9)+$A$1", 2, -1)
+	f.Fuzz(func(t *testing.T, s string, dCol, dRow int) {
 		if len(s) > maxFormulaChars {
 			return
 		}
-		p := formulaParser{src: s, values: map[[2]int]*big.Rat{{1, 1}: big.NewRat(1, 1)}}
+		p := formulaParser{src: s, values: map[[2]int]*big.Rat{{1, 1}: big.NewRat(1, 1)}, dCol: dCol, dRow: dRow}
 		p.expr()
+		if p.reads > maxFormulaReads {
+			t.Fatalf("read %d cells", p.reads)
+		}
 	})
 }

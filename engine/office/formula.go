@@ -8,10 +8,16 @@ import (
 
 // Formulas the check recomputes: numbers, cell references and ranges of
 // the same sheet, + - * /, parentheses, SUM and ROUND. Anything else (a
-// function it does not know, another sheet, a name, a shared formula's
-// later cells, which store no text) is left alone: the check speaks only
-// of formulas it can read whole.
+// function it does not know, another sheet, a name) is left alone: the
+// check speaks only of formulas it can read whole. A shared formula's
+// later cells store no text: they are read as their anchor's text with
+// its relative references moved by the cell's offset from the anchor.
 const maxRangeCells = 10_000
+
+// maxFormulaReads caps the cells one file's formulas read in all: a few
+// bytes of shared formula can ask for a 10,000-cell SUM in every one of
+// 200,000 cells. Formulas past it are left alone.
+const maxFormulaReads = 2_000_000
 
 // halfCent is the tolerance: a saved result may differ from the exact
 // value by what a two-decimal display hides.
@@ -19,8 +25,8 @@ var halfCent = big.NewRat(1, 200)
 
 // checkFormulas recomputes each formula of a sheet from the saved values
 // of the cells it reads and returns how many agree and the ones that do
-// not.
-func checkFormulas(cells []figureCell, sheet int) (held int, broken []formulaBreak) {
+// not; reads counts the cells the file's formulas have read so far.
+func checkFormulas(cells []figureCell, sheet int, reads *int) (held int, broken []formulaBreak) {
 	if !slices.ContainsFunc(cells, func(c figureCell) bool { return c.formula != "" }) {
 		return 0, nil // a table of values (all a text document's): no map to build
 	}
@@ -34,8 +40,9 @@ func checkFormulas(cells []figureCell, sheet int) (held int, broken []formulaBre
 		if c.formula == "" || c.value == nil {
 			continue
 		}
-		p := formulaParser{src: strings.ToUpper(c.formula), values: values}
+		p := formulaParser{src: strings.ToUpper(c.formula), values: values, dCol: c.dCol, dRow: c.dRow, reads: *reads}
 		v, ok := p.expr()
+		*reads = p.reads
 		if !ok || p.pos != len(p.src) || p.cells == 0 {
 			continue
 		}
@@ -56,6 +63,10 @@ type formulaParser struct {
 	values map[[2]int]*big.Rat
 	cells  int // cell references read
 	depth  int
+	// dCol and dRow move the references not anchored by $: a shared
+	// formula's later cell reads its anchor's text this far away.
+	dCol, dRow int
+	reads      int // cells read by this file's formulas, against maxFormulaReads
 }
 
 func (p *formulaParser) peek() byte {
@@ -166,6 +177,10 @@ func (p *formulaParser) factor() (*big.Rat, bool) {
 		if p.peek() == ':' {
 			return nil, false // a range outside SUM
 		}
+		if p.reads >= maxFormulaReads {
+			return nil, false
+		}
+		p.reads++
 		p.cells++
 		if v := p.values[[2]int{col, row}]; v != nil {
 			return v, true
@@ -240,9 +255,12 @@ func (p *formulaParser) rangeSum() (*big.Rat, bool) {
 	if r1 > r2 {
 		r1, r2 = r2, r1
 	}
-	if (c2-c1+1)*(r2-r1+1) > maxRangeCells {
+	area := (c2 - c1 + 1) * (r2 - r1 + 1)
+	if area > maxRangeCells || p.reads+area > maxFormulaReads {
+		p.pos = start
 		return nil, false
 	}
+	p.reads += area
 	total := new(big.Rat)
 	for c := c1; c <= c2; c++ {
 		for r := r1; r <= r2; r++ {
@@ -255,11 +273,14 @@ func (p *formulaParser) rangeSum() (*big.Rat, bool) {
 	return total, true
 }
 
-// ref reads a cell reference ($A$1, B12).
+// ref reads a cell reference ($A$1, B12), moved by the parser's offset
+// where no $ anchors it.
 func (p *formulaParser) ref() (col, row int, ok bool) {
 	p.peek()
 	i := p.pos
+	absCol, absRow := false, false
 	if i < len(p.src) && p.src[i] == '$' {
+		absCol = true
 		i++
 	}
 	for ; i < len(p.src) && p.src[i] >= 'A' && p.src[i] <= 'Z'; i++ {
@@ -272,6 +293,7 @@ func (p *formulaParser) ref() (col, row int, ok bool) {
 		return 0, 0, false
 	}
 	if i < len(p.src) && p.src[i] == '$' {
+		absRow = true
 		i++
 	}
 	for ; i < len(p.src) && p.src[i] >= '0' && p.src[i] <= '9'; i++ {
@@ -282,6 +304,15 @@ func (p *formulaParser) ref() (col, row int, ok bool) {
 	}
 	if row == 0 {
 		return 0, 0, false
+	}
+	if !absCol {
+		col += p.dCol
+	}
+	if !absRow {
+		row += p.dRow
+	}
+	if col < 1 || col > 16384 || row < 1 || row > 1<<20 {
+		return 0, 0, false // moved off the sheet: Excel shows #REF!
 	}
 	p.pos = i
 	return col, row, true
