@@ -10,6 +10,7 @@ import (
 type chain struct {
 	balance int // column; -1 when no chain is established
 	signs   map[int]int64
+	arr     signArr // the same signs by place in known
 	steps   []instance
 	last    *row  // the balance the last tested step ends on
 	known   []int // the columns beside the balance the hypothesis read
@@ -48,7 +49,7 @@ func bestChain(rows []row) chain {
 	if best.balance < 0 {
 		return best
 	}
-	return keepCarries(evalChain(use, best.balance, best.signs, best.known, true), use)
+	return keepCarries(evalChain(use, viewOf(use, best.balance, best.known), best.balance, best.arr, best.known, true), use)
 }
 
 // searchChain is bestChain in one reading order, without recording steps.
@@ -80,27 +81,28 @@ func searchChain(rows []row) chain {
 	bestScore := [2]int{}
 	for _, b := range cands {
 		others := partners(rows, b)
+		view := viewOf(rows, b, others)
 		n := 1
 		for range others {
 			n *= 3
 		}
 		for code := 1; code < n; code++ {
-			signs := map[int]int64{}
-			x := code
-			for _, c := range others {
-				if s := int64(x%3) - 1; s != 0 {
-					signs[c] = s
+			var signs signArr
+			x, used := code, 0
+			for k := range others {
+				if signs[k] = int64(x%3) - 1; signs[k] != 0 {
+					used++
 				}
 				x /= 3
 			}
-			if len(signs) == 0 {
+			if used == 0 {
 				continue
 			}
-			ch := evalChain(rows, b, signs, others, false)
+			ch := evalChain(rows, view, b, signs, others, false)
 			if ch.moving < chainMinHeld || float64(ch.held) < chainHeldRate*float64(ch.tested) {
 				continue
 			}
-			score := [2]int{ch.moving, -len(signs)}
+			score := [2]int{ch.moving, -used}
 			if score[0] > bestScore[0] || (score[0] == bestScore[0] && score[1] > bestScore[1]) {
 				best, bestScore = ch, score
 				best.known = others
@@ -108,6 +110,41 @@ func searchChain(rows []row) chain {
 		}
 	}
 	return best
+}
+
+// signArr signs the columns a chain may read, by their place in its known
+// list: +1 adds, -1 subtracts, 0 leaves the column out.
+type signArr [maxChainCols]int64
+
+// rowView is a row as every hypothesis over one balance column reads it,
+// worked out once for the column: the search tries up to 80 ways of
+// signing the columns beside it, each a walk of every row.
+type rowView struct {
+	bc      cell // the balance, when hasB
+	hasB    bool
+	sum     [maxChainCols]int64 // the row's figures in each known column
+	cnt     [maxChainCols]int
+	unknown bool // a figure beside the balance in a column not known
+}
+
+func viewOf(rows []row, b int, known []int) []rowView {
+	view := make([]rowView, len(rows))
+	for i := range rows {
+		v := &view[i]
+		v.bc, v.hasB = rows[i].inCol(b)
+		for _, c := range rows[i].cells {
+			if !c.money || c.col == b {
+				continue
+			}
+			if k := slices.Index(known, c.col); k >= 0 {
+				v.sum[k] += c.amt.Units
+				v.cnt[k]++
+			} else {
+				v.unknown = true
+			}
+		}
+	}
+	return view
 }
 
 // keepCarries drops the broken page carries of a document that never shows
@@ -173,8 +210,16 @@ func partners(rows []row, b int) []int {
 //
 // record keeps each step with its figures; without it only the counts are
 // kept, which is all the search among hypotheses needs.
-func evalChain(rows []row, b int, signs map[int]int64, known []int, record bool) chain {
-	ch := chain{balance: b, signs: signs}
+func evalChain(rows []row, view []rowView, b int, signs signArr, known []int, record bool) chain {
+	ch := chain{balance: b, arr: signs}
+	if record {
+		ch.signs = map[int]int64{}
+		for k, c := range known {
+			if signs[k] != 0 {
+				ch.signs[c] = signs[k]
+			}
+		}
+	}
 	prev := -1
 	var base int64
 	var opts []int64
@@ -184,27 +229,29 @@ func evalChain(rows []row, b int, signs map[int]int64, known []int, record bool)
 	tooMany := false
 	var last tested // the step before, for bridging an odd balance
 	for i := range rows {
-		r := &rows[i]
-		bc, hasB := r.inCol(b)
+		r, v := &rows[i], &view[i]
+		bc, hasB := v.bc, v.hasB
 		var contrib int64
 		var figs []Figure
 		n := 0 // figures of the row in the columns the chain reads
-		for _, c := range r.cells {
-			if !c.money || c.col == b {
-				continue
+		for k := range known {
+			if signs[k] != 0 {
+				contrib += signs[k] * v.sum[k]
+				n += v.cnt[k]
 			}
-			if s, ok := signs[c.col]; ok {
-				contrib += s * c.amt.Units
-				n++
-				if record {
+		}
+		if record && n > 0 {
+			for _, c := range r.cells {
+				if k := slices.Index(known, c.col); c.money && c.col != b && k >= 0 && signs[k] != 0 {
 					keys = append(keys, key(r, c))
 					figs = append(figs, fig(r, c))
 				}
-			} else if plainLike(r.role) && !slices.Contains(known, c.col) {
-				// a figure in a column the hypothesis does not read: the
-				// step cannot be judged
-				tooMany = true
 			}
+		}
+		if v.unknown && plainLike(r.role) {
+			// a figure in a column the hypothesis does not read: the step
+			// cannot be judged
+			tooMany = true
 		}
 		switch {
 		case r.role == forward:

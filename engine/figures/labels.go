@@ -107,8 +107,10 @@ func containsPhrase(words, phrase []string) bool {
 	for i := 0; i+len(phrase) <= len(words); i++ {
 		match := true
 		for j, w := range phrase {
-			cut := i+j == len(words)-1 && j == len(phrase)-1 && len(words[i+j]) >= minCutWord && strings.HasPrefix(w, words[i+j])
-			if words[i+j] != w && !cut {
+			if words[i+j] == w {
+				continue
+			}
+			if last := i+j == len(words)-1 && j == len(phrase)-1; !last || len(words[i+j]) < minCutWord || !strings.HasPrefix(w, words[i+j]) {
 				match = false
 				break
 			}
