@@ -49,7 +49,7 @@ func bestChain(rows []row) chain {
 	if best.balance < 0 {
 		return best
 	}
-	return keepCarries(evalChain(use, viewOf(use, best.balance, best.known), best.balance, best.arr, best.known, true), use)
+	return keepCarries(evalChain(use, viewOf(nil, use, best.balance, best.known), best.balance, best.arr, best.known, true), use)
 }
 
 // searchChain is bestChain in one reading order, without recording steps.
@@ -79,9 +79,10 @@ func searchChain(rows []row) chain {
 	}
 	best := chain{balance: -1}
 	bestScore := [2]int{}
+	var view []rowView
 	for _, b := range cands {
 		others := partners(rows, b)
-		view := viewOf(rows, b, others)
+		view = viewOf(view, rows, b, others)
 		n := 1
 		for range others {
 			n *= 3
@@ -127,10 +128,13 @@ type rowView struct {
 	unknown bool // a figure beside the balance in a column not known
 }
 
-func viewOf(rows []row, b int, known []int) []rowView {
-	view := make([]rowView, len(rows))
+// viewOf fills view (its storage reused from one column to the next) with
+// the rows as a hypothesis over balance column b reads them.
+func viewOf(view []rowView, rows []row, b int, known []int) []rowView {
+	view = slices.Grow(view[:0], len(rows))[:len(rows)]
 	for i := range rows {
 		v := &view[i]
+		*v = rowView{}
 		v.bc, v.hasB = rows[i].inCol(b)
 		for _, c := range rows[i].cells {
 			if !c.money || c.col == b {

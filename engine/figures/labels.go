@@ -81,43 +81,85 @@ func init() {
 		"frais de port", "livraison", "envío", "envio", "verzendkosten", "spedizione")
 	add(discount, "discount", "rabatt", "nachlass", "remise", "descuento", "korting", "sconto", "rebate")
 	add(sum, "totals", "page total", "summe", "gesamt", "somme", "suma")
+	indexPhrases()
 }
 
 // minCutWord is the shortest cut word read as the start of a phrase's.
 const minCutWord = 4
 
-// classify gives a row's role from its label words.
+// phraseIndex lists the phrases by their first word, and the one-word
+// phrases a cut last word may start, each list in the phrases' order:
+// every row of a document is classified, and trying all the phrases at
+// every word was a quarter of a check.
+type phraseIndex struct {
+	byFirst map[string][]int
+	single  []int
+}
+
+// labels is built once with the phrases, and only read after.
+var labels phraseIndex
+
+func indexPhrases() {
+	labels = phraseIndex{byFirst: map[string][]int{}}
+	for i, p := range phrases {
+		labels.byFirst[p.words[0]] = append(labels.byFirst[p.words[0]], i)
+		if len(p.words) == 1 {
+			labels.single = append(labels.single, i)
+		}
+	}
+}
+
+// classify gives a row's role from its label words: the role of the first
+// phrase, in the phrases' order, found anywhere among them.
 func classify(words []string) role {
 	if len(words) == 0 || len(words) > 12 {
 		return plain // a sentence, not a label
 	}
-	for _, p := range phrases {
-		if containsPhrase(words, p.words) {
-			return p.role
-		}
-	}
-	return plain
-}
-
-// containsPhrase also takes a label cut short at its end ("Total deduc",
-// a spreadsheet cell too narrow for its text, exported as it shows): the
-// label's last word may be the start, four letters or more, of the
-// phrase's last word.
-func containsPhrase(words, phrase []string) bool {
-	for i := 0; i+len(phrase) <= len(words); i++ {
-		match := true
-		for j, w := range phrase {
-			if words[i+j] == w {
-				continue
+	ix := labels
+	best := len(phrases)
+	for i, w := range words {
+		for _, p := range ix.byFirst[w] {
+			if p >= best {
+				break
 			}
-			if last := i+j == len(words)-1 && j == len(phrase)-1; !last || len(words[i+j]) < minCutWord || !strings.HasPrefix(w, words[i+j]) {
-				match = false
+			if phraseAt(words, i, phrases[p].words) {
+				best = p
 				break
 			}
 		}
-		if match {
-			return true
+	}
+	if last := words[len(words)-1]; len(last) >= minCutWord {
+		for _, p := range ix.single {
+			if p >= best {
+				break
+			}
+			if strings.HasPrefix(phrases[p].words[0], last) {
+				best = p
+				break
+			}
 		}
 	}
-	return false
+	if best == len(phrases) {
+		return plain
+	}
+	return phrases[best].role
+}
+
+// phraseAt reports the phrase at word i. It also takes a label cut short
+// at its end ("Total deduc", a spreadsheet cell too narrow for its text,
+// exported as it shows): the label's last word may be the start, four
+// letters or more, of the phrase's last word.
+func phraseAt(words []string, i int, phrase []string) bool {
+	if i+len(phrase) > len(words) {
+		return false
+	}
+	for j, w := range phrase {
+		if words[i+j] == w {
+			continue
+		}
+		if last := i+j == len(words)-1 && j == len(phrase)-1; !last || len(words[i+j]) < minCutWord || !strings.HasPrefix(w, words[i+j]) {
+			return false
+		}
+	}
+	return true
 }
