@@ -161,11 +161,17 @@ func (s *Store) AcknowledgeAlert(ctx context.Context, accountID, id string, when
 		SET data = json_set(data, '$.acknowledged', coalesce(json_extract(data, '$.acknowledged'), ?))
 		WHERE id = ? AND account_id = ? AND expires > ?`,
 		when.UTC().Format(time.RFC3339Nano), id, accountID, s.now().UnixNano())
+	return updatedOne(res, err, "acknowledge alert")
+}
+
+// updatedOne is the answer to an UPDATE of one row: store.ErrNotFound
+// when it matched none.
+func updatedOne(res sql.Result, err error, what string) error {
 	if err != nil {
-		return fmt.Errorf("sqlite: acknowledge alert: %w", err)
+		return fmt.Errorf("sqlite: %s: %w", what, err)
 	}
 	if n, err := res.RowsAffected(); err != nil {
-		return fmt.Errorf("sqlite: acknowledge alert: %w", err)
+		return fmt.Errorf("sqlite: %s: %w", what, err)
 	} else if n == 0 {
 		return store.ErrNotFound
 	}

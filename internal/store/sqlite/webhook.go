@@ -64,15 +64,7 @@ func (s *Store) RecordDelivery(ctx context.Context, accountID, webhookID string,
 	}
 	res, err := s.db.ExecContext(ctx, `UPDATE ledger_webhooks SET data = json_set(data, '$.last', json(?))
 		WHERE account_id = ? AND id = ?`, string(last), accountID, webhookID)
-	if err != nil {
-		return fmt.Errorf("sqlite: webhook outcome: %w", err)
-	}
-	if n, err := res.RowsAffected(); err != nil {
-		return fmt.Errorf("sqlite: webhook outcome: %w", err)
-	} else if n == 0 {
-		return store.ErrNotFound
-	}
-	return nil
+	return updatedOne(res, err, "webhook outcome")
 }
 
 func (s *Store) AddAlertDelivery(ctx context.Context, a store.Alert, d store.Delivery) error {
