@@ -24,13 +24,12 @@ type biffFigures struct {
 	sheets  [][]figureCell
 	cells   int
 	numbers int
-	// dateFormats are the custom number formats (FORMAT, by ifmt) that
-	// show a date; dateXFs the cell styles (XF records, by index) whose
-	// format does.
-	dateFormats map[int]bool
-	dateXFs     map[int]bool
-	xfs         int
-	substreams  []uint16 // the BOF types open (a chart may nest in a sheet)
+	// formats are the custom number formats (FORMAT, by ifmt); dateXFs
+	// the cell styles (XF records, by index) whose format shows a date.
+	formats    map[int]string
+	dateXFs    map[int]bool
+	xfs        int
+	substreams []uint16 // the BOF types open (a chart may nest in a sheet)
 	// shared are the open sheet's shared formulas (SHRFMLA) by their
 	// first cell; pending the cells that use one (ptgExp), resolved when
 	// the sheet ends.
@@ -119,11 +118,14 @@ func (f *biffFigures) format(d []byte) {
 	if len(d) < 5 {
 		return
 	}
-	if f.dateFormats == nil {
-		f.dateFormats = map[int]bool{}
+	if f.formats == nil {
+		f.formats = map[int]string{}
+	}
+	if len(f.formats) >= maxStyles {
+		return
 	}
 	cch := int(binary.LittleEndian.Uint16(d[2:]))
-	f.dateFormats[int(binary.LittleEndian.Uint16(d))] = dateCode(biffStringNoCch(d[4:], min(cch, maxLabelChars)))
+	f.formats[int(binary.LittleEndian.Uint16(d))] = biffStringNoCch(d[4:], min(cch, maxLabelChars))
 }
 
 // xf reads an XF record's number format; the records are the XF indexes
@@ -136,7 +138,7 @@ func (f *biffFigures) xf(d []byte) {
 		f.dateXFs = map[int]bool{}
 	}
 	n := int(binary.LittleEndian.Uint16(d[2:]))
-	f.dateXFs[f.xfs] = (n >= 14 && n <= 22) || (n >= 45 && n <= 47) || f.dateFormats[n]
+	f.dateXFs[f.xfs] = formatKind(n, f.formats) != notDate
 	f.xfs++
 }
 

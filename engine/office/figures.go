@@ -385,62 +385,15 @@ func (a *analysis) sharedStrings() []string {
 	return out
 }
 
-// dateStyles returns the cell styles (cellXfs indexes) that show a date:
-// the built-in date formats and custom formats with day, month or year.
+// dateStyles marks the cell styles whose number format shows a date or
+// time: such a number is a date, not an amount.
 func (a *analysis) dateStyles() map[int]bool {
-	part := a.pkg.Lookup("xl/styles.xml")
-	if part == nil {
-		return nil
-	}
-	custom := map[int]bool{}
-	out := map[int]bool{}
-	w := newWalker(a.ctx, a.pkg.Read(part))
-	inXfs, xf := false, 0
-	for k := w.next(); k != tokNone && xf < 65536; k = w.next() {
-		switch k {
-		case tokStart:
-			switch w.start.Name.Local {
-			case "numFmt":
-				id, _ := w.attr("numFmtId")
-				code, _ := w.attr("formatCode")
-				n, _ := strconv.Atoi(id)
-				custom[n] = dateCode(code)
-			case "cellXfs":
-				inXfs = true
-			case "xf":
-				if inXfs {
-					id, _ := w.attr("numFmtId")
-					n, _ := strconv.Atoi(id)
-					out[xf] = (n >= 14 && n <= 22) || (n >= 45 && n <= 47) || custom[n]
-					xf++
-				}
-			}
-		case tokEnd:
-			if w.end.Name.Local == "cellXfs" {
-				inXfs = false
-			}
-		}
+	st := a.styles()
+	out := make(map[int]bool, len(st.xfs))
+	for i := range st.xfs {
+		out[i] = st.kind(i) != notDate
 	}
 	return out
-}
-
-// dateCode reports a number format that shows a date or time: d, m, y, h
-// or s outside quotes and brackets ("[Red]" and "\"days\"" aside).
-func dateCode(code string) bool {
-	quoted, bracket := false, false
-	for _, r := range strings.ToLower(code) {
-		switch {
-		case r == '"':
-			quoted = !quoted
-		case r == '[':
-			bracket = true
-		case r == ']':
-			bracket = false
-		case !quoted && !bracket && strings.ContainsRune("dmyhs", r):
-			return true
-		}
-	}
-	return false
 }
 
 // wordTables reads every table of the document's body as cells: a row

@@ -19,6 +19,7 @@ type xlScan struct {
 	sharedRefs              []int        // shared-string indexes of hidden cells, resolved afterwards
 	dated                   []styledCell // recovered numbers with a cell style, maybe dates (xldates.go)
 	date1904                bool         // the workbook counts days from 1904 (workbookPr)
+	styles                  *cellStyles  // styles.xml's number formats, read on first use
 	ddeLinks, externalBooks int
 	autoOpenNames           int // _xlnm.Auto_Open style defined names (XLM auto-run)
 	revisionMarks               // the shared-workbook revision log

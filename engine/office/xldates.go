@@ -20,15 +20,34 @@ type styledCell struct{ at, style int }
 // maxStyles bounds the cellXfs read (Excel's own limit is 64000).
 const maxStyles = 65536
 
-// resolveDates rewrites the recovered serial numbers whose cell style has a
-// date or time format.
-func (a *analysis) resolveDates() {
+// cellStyles is what styles.xml says of number formats: each cellXfs
+// entry's numFmtId, and the custom format codes by id. Both readers of a
+// cell's style (recovered dates here, figure-arithmetic's date cells) ask
+// it, so the part is read once.
+type cellStyles struct {
+	xfs    []int // numFmtId per cellXfs index
+	custom map[int]string
+}
+
+// kind says whether cell style shows a date, a time or both.
+func (s *cellStyles) kind(style int) dateKind {
+	if style < 0 || style >= len(s.xfs) {
+		return notDate
+	}
+	return formatKind(s.xfs[style], s.custom)
+}
+
+// styles reads xl/styles.xml on first use.
+func (a *analysis) styles() *cellStyles {
+	if a.xl.styles != nil {
+		return a.xl.styles
+	}
+	st := &cellStyles{custom: map[int]string{}}
+	a.xl.styles = st
 	part := a.pkg.Lookup("xl/styles.xml")
 	if part == nil {
-		return
+		return st
 	}
-	custom := map[int]string{}
-	var xfs []int // numFmtId per cellXfs index
 	inCellXfs := false
 	w := newWalker(a.ctx, a.pkg.Read(part))
 	for k := w.next(); k != tokNone; k = w.next() {
@@ -38,16 +57,16 @@ func (a *analysis) resolveDates() {
 			case "numFmt":
 				id, _ := w.attr("numFmtId")
 				code, _ := w.attr("formatCode")
-				if n, err := strconv.Atoi(id); err == nil && len(custom) < maxStyles {
-					custom[n] = code
+				if n, err := strconv.Atoi(id); err == nil && len(st.custom) < maxStyles {
+					st.custom[n] = code
 				}
 			case "cellXfs":
 				inCellXfs = true
 			case "xf":
-				if inCellXfs && len(xfs) < maxStyles {
+				if inCellXfs && len(st.xfs) < maxStyles {
 					id, _ := w.attr("numFmtId")
 					n, _ := strconv.Atoi(id)
-					xfs = append(xfs, n)
+					st.xfs = append(st.xfs, n)
 				}
 			}
 		case tokEnd:
@@ -56,11 +75,18 @@ func (a *analysis) resolveDates() {
 			}
 		}
 	}
+	return st
+}
+
+// resolveDates rewrites the recovered serial numbers whose cell style has a
+// date or time format.
+func (a *analysis) resolveDates() {
+	st := a.styles()
 	for _, c := range a.xl.dated {
-		if c.style >= len(xfs) || c.at >= len(a.xl.recovered) {
+		if c.at >= len(a.xl.recovered) {
 			continue
 		}
-		kind := formatKind(xfs[c.style], custom)
+		kind := st.kind(c.style)
 		if kind == notDate {
 			continue
 		}
