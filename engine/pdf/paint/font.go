@@ -246,20 +246,27 @@ func (in *Interpreter) simpleEncoding(f *Font, d *cos.Dict) {
 		}
 		f.hasEnc = true
 		diffs, _ := r(e.Get("Differences")).(cos.Array)
-		code := 0
-		for i, o := range diffs {
-			if i >= maxDifferences {
-				break
+		eachDifference(diffs, func(code int, name cos.Name) { f.enc[code] = glyphRune(string(name)) })
+	}
+}
+
+// eachDifference calls fn with each one-byte code an encoding's
+// /Differences array names and the glyph name it gives it, at most
+// maxDifferences elements read.
+func eachDifference(diffs cos.Array, fn func(code int, name cos.Name)) {
+	code := 0
+	for i, o := range diffs {
+		if i >= maxDifferences {
+			break
+		}
+		switch v := o.(type) {
+		case cos.Int:
+			code = int(v)
+		case cos.Name:
+			if code >= 0 && code < 256 {
+				fn(code, v)
 			}
-			switch v := o.(type) {
-			case cos.Int:
-				code = int(v)
-			case cos.Name:
-				if code >= 0 && code < 256 {
-					f.enc[code] = glyphRune(string(v))
-				}
-				code++
-			}
+			code++
 		}
 	}
 }

@@ -118,35 +118,18 @@ func (in *Interpreter) markEmptyProcs(f *Font, d *cos.Dict) {
 		return
 	}
 	var sc Scanner
-	code := 0
-	for i, o := range diffs {
-		if i >= maxDifferences {
-			break
+	eachDifference(diffs, func(code int, name cos.Name) {
+		if _, ok := wordRune(f.text(uint32(code))); !ok {
+			return
 		}
-		switch v := o.(type) {
-		case cos.Int:
-			code = int(v)
-			continue
-		case cos.Name:
-			c := code
-			code++
-			if c < 0 || c >= 256 {
-				continue
-			}
-			if _, ok := wordRune(f.text(uint32(c))); !ok {
-				continue
-			}
-			st, ok := r(procs.Get(v)).(*cos.Stream)
-			if !ok {
-				continue
-			}
-			data := in.src.Decode(st, true)
-			if len(data) > maxProcBytes || !paintsNothing(&sc, data) {
-				continue
-			}
-			f.markRemap(c)
+		st, ok := r(procs.Get(name)).(*cos.Stream)
+		if !ok {
+			return
 		}
-	}
+		if data := in.src.Decode(st, true); len(data) <= maxProcBytes && paintsNothing(&sc, data) {
+			f.markRemap(code)
+		}
+	})
 }
 
 // paintsNothing reports a glyph procedure without a painting operator.
