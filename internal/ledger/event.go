@@ -68,16 +68,8 @@ func (l *Ledger) eventID() string {
 
 // delivery is the outbox row of a's event.
 func (l *Ledger) delivery(a store.Alert, sp store.Supplier) store.Delivery {
-	es := EventSupplier{Key: sp.Key, TaxID: sp.TaxID, Domains: sp.Domains, Current: []store.PaymentCoord{}}
-	if es.Domains == nil {
-		es.Domains = []string{}
-	}
-	if n := len(sp.Versions); n > 0 {
-		es.Current = sp.Versions[n-1].Coords
-		if n > 1 {
-			es.Previous = sp.Versions[n-2].Coords
-		}
-	}
+	es := EventSupplier{Key: sp.Key, TaxID: sp.TaxID, Domains: domainsOf(sp)}
+	es.Current, es.Previous = coordsOf(sp)
 	ev := Event{ID: l.eventID(), Type: webhook.EventType, Created: a.At.Unix(), Data: EventData{
 		AlertView: alertView(a), Supplier: es, Advisory: advisory}}
 	body, _ := json.Marshal(ev) // plain structs: cannot fail

@@ -58,14 +58,9 @@ func (l *Ledger) View(ctx context.Context, accountID string) (View, error) {
 	}
 	v := View{Suppliers: []SupplierView{}, Alerts: []AlertView{}, Advisory: advisory}
 	for _, sp := range list {
-		sv := SupplierView{Key: sp.Key, TaxID: sp.TaxID, Domains: sp.Domains, Versions: sp.Versions, Created: sp.Created, Updated: sp.Updated, Current: []store.PaymentCoord{}}
-		if n := len(sp.Versions); n > 0 {
-			sv.Current = sp.Versions[n-1].Coords
-		}
-		if sv.Domains == nil {
-			sv.Domains = []string{}
-		}
-		v.Suppliers = append(v.Suppliers, sv)
+		current, _ := coordsOf(sp)
+		v.Suppliers = append(v.Suppliers, SupplierView{Key: sp.Key, TaxID: sp.TaxID, Domains: domainsOf(sp),
+			Versions: sp.Versions, Created: sp.Created, Updated: sp.Updated, Current: current})
 	}
 	for _, a := range alerts {
 		v.Alerts = append(v.Alerts, alertView(a))
@@ -82,6 +77,27 @@ func (l *Ledger) View(ctx context.Context, accountID string) (View, error) {
 		return View{}, err
 	}
 	return v, nil
+}
+
+// coordsOf returns a supplier's current payment coordinates (never nil)
+// and the ones before them (nil when it has had no others).
+func coordsOf(sp store.Supplier) (current, previous []store.PaymentCoord) {
+	current = []store.PaymentCoord{}
+	if n := len(sp.Versions); n > 0 {
+		current = sp.Versions[n-1].Coords
+		if n > 1 {
+			previous = sp.Versions[n-2].Coords
+		}
+	}
+	return current, previous
+}
+
+// domainsOf is a supplier's sender domains, an empty list rather than null.
+func domainsOf(sp store.Supplier) []string {
+	if sp.Domains == nil {
+		return []string{}
+	}
+	return sp.Domains
 }
 
 func alertView(a store.Alert) AlertView {
