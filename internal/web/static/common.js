@@ -12,6 +12,15 @@ const dt = {
     return k.toLocaleString("en") + " " + (k === 1 ? one : (many || one + "s"));
   },
 
+  // el makes an element with a class and text; text is set with
+  // textContent only, never parsed as markup.
+  el(tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  },
+
   // session resolves to whether a dashboard session is open (the header's
   // links and the inspect page's own baselines wait on the same answer).
   session: null,

@@ -6,12 +6,7 @@
 import * as view from "./viewer.mjs";
 
 const $ = (id) => document.getElementById(id);
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined && text !== null) e.textContent = String(text);
-  return e;
-}
+const el = dt.el;
 
 const changeWords = { changed: "changed", added: "added", removed: "removed" };
 

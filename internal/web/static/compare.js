@@ -6,12 +6,7 @@
 "use strict";
 (function () {
   const $ = (id) => document.getElementById(id);
-  function el(tag, cls, text) {
-    const e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    return e;
-  }
+  const el = dt.el;
   const yesNo = (b) => (b ? "yes" : "no");
 
   const relationships = {

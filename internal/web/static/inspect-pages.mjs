@@ -6,12 +6,7 @@
 import * as view from "./viewer.mjs";
 
 const $ = (id) => document.getElementById(id);
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined && text !== null) e.textContent = String(text);
-  return e;
-}
+const el = dt.el;
 const rank = { high: 0, medium: 1, low: 2, info: 3 };
 
 // pageWidth is the CSS width pages are drawn at: the card's, at most 760.

@@ -7,12 +7,7 @@
   const $ = (id) => document.getElementById(id);
   const form = $("inspect-form"), fileInput = $("file"), drop = $("drop");
 
-  function el(tag, cls, text) {
-    const e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    return e;
-  }
+  const el = dt.el;
   function svg(tag, attrs, text) {
     const e = document.createElementNS(SVG, tag);
     for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));

@@ -10,12 +10,7 @@
   const $ = (id) => document.getElementById(id);
   if (!$("alias-box")) return; // signed out
 
-  function el(tag, cls, text) {
-    const e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    return e;
-  }
+  const el = dt.el;
   function cell(tr, text, label) {
     const td = el("td", "", text);
     if (label) td.dataset.label = label;
