@@ -118,6 +118,22 @@ async function issuers(page) {
   await page.click('#queue-table tbody tr[data-index="0"] button.open');
   await page.waitForFunction(([t]) => document.getElementById("band-title").textContent.includes(t),
     [queued[0].summary.riskBand + " (score " + queued[0].summary.riskScore]);
+  await page.waitForFunction(() => ["done", "failed"].includes(document.getElementById("pages-section").dataset.state) ||
+    /could not be drawn/.test(document.getElementById("pages-status").textContent));
+  expect(!/could not be drawn/.test(await page.textContent("#pages-status")) && await page.locator("#pages canvas.page-canvas").count() > 0,
+    "the second row opened draws its pages too, got: " + await page.textContent("#pages-status"));
+  // A row opened while another still renders: only its own pages show,
+  // and the older rendering's end says nothing of it.
+  const last = queued[0];
+  await page.click('#queue-table tbody tr[data-index="1"] button.open');
+  await page.click('#queue-table tbody tr[data-index="0"] button.open');
+  await page.waitForFunction(([t]) => document.getElementById("band-title").textContent.includes(t) &&
+    document.getElementById("pages-section").dataset.state === "done",
+    [last.summary.riskBand + " (score " + last.summary.riskScore]);
+  await page.waitForTimeout(500); // let the superseded rendering run out
+  const drawn = await page.locator("#pages canvas.page-canvas").count();
+  expect(drawn === last.document.pages, "the last opened row's " + last.document.pages + " page(s) alone, got " + drawn);
+  expect(!/could not be drawn/.test(await page.textContent("#pages-status")), "no failure said of the row opened last");
   expect(inspectCalls() === callsBeforeOpen, "opening rows sends nothing");
   // Counted messages agree with their number (common.js's dt.count).
   const counted = await page.evaluate(() => [dt.count(1, "entry", "entries"), dt.count(2, "entry", "entries"),

@@ -183,6 +183,14 @@ async function checkDiff(page, sel, box, where) {
   await checkClear(page, report, "1100 px");
   const titles = await page.textContent("#box-signals");
   expect(titles.includes(numeric.title), "the signal listed by its title, got " + titles);
+  // Each chip counts its signal's places once, though evidence may name a
+  // box both in a list of all and in each break.
+  for (const sig of report.signals) {
+    const distinct = new Set(boxesOf(sig.evidence).map((b) => b.page + ":" + b.box.join(","))).size;
+    if (!distinct) continue;
+    const chip = await page.textContent(`#box-signals button[data-signal="${report.signals.indexOf(sig)}"]`);
+    expect(chip.includes("(" + distinct + (distinct === 1 ? " box)" : " boxes)")), sig.id + "'s chip counts " + distinct + ", got " + chip);
+  }
 
   // Selecting the signal fills its box and scrolls to it.
   await page.evaluate(() => window.scrollTo(0, 0));

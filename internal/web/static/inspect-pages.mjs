@@ -18,7 +18,15 @@ function pageWidth(container) {
 // view keeps "as now" open for its slider); a new inspection closes them.
 let held = [];
 
+// generation counts the reports shown: opening another report (a queue's
+// next row) while one still renders leaves the older rendering to stop at
+// its next step, so that one file's pages never land under another's
+// report and its failure is never said of the other.
+let generation = 0;
+
 export async function show(report, file) {
+  const mine = ++generation;
+  const live = () => mine === generation;
   for (const d of held) d.close();
   held = [];
   for (const id of ["pages-section", "revisions-section", "office-where"]) {
@@ -29,20 +37,25 @@ export async function show(report, file) {
   $("box-signals").replaceChildren();
   $("rev-pages").replaceChildren();
   if (report.mediaType === "office") { officeTable(report); return; }
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  if (report.mediaType === "image") { await image(report, file); return; }
-  if (report.mediaType !== "pdf") return;
-  const signals = (report.signals || []).map((s, i) => ({ ...s, index: i, boxes: view.boxesOf(s.evidence) }))
-    .sort((a, b) => (rank[a.severity] ?? 9) - (rank[b.severity] ?? 9));
-  await pages(bytes, signals);
-  const lengths = (report.document || {}).revisionLengths || [];
-  if (lengths.length > 1) await revisions(bytes, lengths);
+  try {
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    if (!live()) return;
+    if (report.mediaType === "image") { await image(report, file, live); return; }
+    if (report.mediaType !== "pdf") return;
+    const signals = (report.signals || []).map((s, i) => ({ ...s, index: i, boxes: view.boxesOf(s.evidence) }))
+      .sort((a, b) => (rank[a.severity] ?? 9) - (rank[b.severity] ?? 9));
+    await pages(bytes, signals, live);
+    const lengths = (report.document || {}).revisionLengths || [];
+    if (lengths.length > 1 && live()) await revisions(bytes, lengths, live);
+  } catch (e) {
+    if (live()) throw e;
+  }
 }
 
 // pages renders each page and draws every signal's boxes over it; the list
 // of signals with boxes selects one: its boxes are filled and the first is
 // scrolled into view.
-async function pages(bytes, signals) {
+async function pages(bytes, signals, live) {
   const section = $("pages-section"), root = $("pages"), status = $("pages-status");
   section.hidden = false;
   section.dataset.state = "rendering";
@@ -51,10 +64,12 @@ async function pages(bytes, signals) {
   try {
     doc = await view.open(bytes);
   } catch (e) {
+    if (!live()) return;
     dt.status(status, "This PDF could not be rendered here (" + (e && e.name || "error") + "); the report above still stands.", true);
     section.dataset.state = "failed";
     return;
   }
+  if (!live()) { await doc.close(); return; }
   const withBoxes = signals.filter((s) => s.boxes.length);
   const chips = $("box-signals");
   chips.replaceChildren();
@@ -89,6 +104,7 @@ async function pages(bytes, signals) {
   const width = pageWidth(root);
   for (let n = 1; n <= count; n++) {
     const { canvas, viewport } = await view.renderPage(doc, n, width);
+    if (!live()) { await doc.close(); return; }
     const overlay = view.blank(canvas, "box-canvas");
     const marks = [];
     for (const s of withBoxes) {
@@ -110,6 +126,7 @@ async function pages(bytes, signals) {
     wrap.appendChild(caption(n, marks));
   }
   await doc.close();
+  if (!live()) return;
   dt.status(status, doc.numPages > count ? "The first " + count + " of " + doc.numPages + " pages are shown." : "");
   if (!withBoxes.length) chips.appendChild(el("p", "hint", "No signal of this report marks a place on a page."));
   section.dataset.state = "done";
@@ -143,17 +160,19 @@ function caption(n, marks) {
 // bytes) beside the file as it is now, page by page, with the pixels that
 // differ lit up over "as now". The slider steps through the earlier
 // revisions; pages that look the same are listed, not drawn.
-async function revisions(bytes, lengths) {
+async function revisions(bytes, lengths, live) {
   const section = $("revisions-section"), slider = $("rev-slider");
   section.hidden = false;
   slider.min = 1;
   slider.max = lengths.length - 1;
   slider.value = 1;
   const now = await view.open(bytes);
+  if (!live()) { await now.close(); return; }
   held.push(now);
   let run = 0;
   const draw = async () => {
     const mine = ++run;
+    const current = () => mine === run && live();
     const rev = Number(slider.value);
     section.dataset.state = "rendering";
     $("rev-label").textContent = "Revision " + rev + " of " + lengths.length + (rev === 1 ? " (as first saved)" : "") +
@@ -165,6 +184,7 @@ async function revisions(bytes, lengths) {
     try {
       then = await view.open(bytes.subarray(0, lengths[rev - 1]));
     } catch {
+      if (!current()) return;
       dt.status($("rev-status"), "Revision " + rev + " could not be rendered on its own.", true);
       section.dataset.state = "done";
       return;
@@ -174,9 +194,10 @@ async function revisions(bytes, lengths) {
     const width = root.clientWidth < 480 ? Math.max(160, root.clientWidth - 4) : Math.max(160, Math.min(460, (root.clientWidth - 16) / 2));
     const same = [];
     for (let n = 1; n <= count; n++) {
-      if (mine !== run) { await then.close(); return; }
+      if (!current()) { await then.close(); return; }
       const after = await view.renderPage(now, n, width);
       const before = n <= then.numPages ? await view.renderPage(then, n, width) : null;
+      if (!current()) { await then.close(); return; }
       const diff = view.difference(before && before.canvas, after.canvas);
       if (!diff.count) { same.push(n); continue; }
       const row = el("div", "rev-row");
@@ -198,6 +219,7 @@ async function revisions(bytes, lengths) {
       root.appendChild(row);
     }
     await then.close();
+    if (!current()) return;
     const note = [];
     if (same.length) note.push((same.length === count ? "Every page" : "Pages " + same.join(", ")) + " looked the same then as now.");
     if (now.numPages > count) note.push("The first " + count + " pages are compared.");
@@ -210,7 +232,7 @@ async function revisions(bytes, lengths) {
 
 // image draws the picture itself (decoded by the browser, no request) and
 // any boxes its evidence carries, in pixels.
-async function image(report, file) {
+async function image(report, file, live) {
   const section = $("pages-section"), root = $("pages");
   section.hidden = false;
   $("box-signals").replaceChildren();
@@ -218,10 +240,12 @@ async function image(report, file) {
   try {
     bitmap = await createImageBitmap(file);
   } catch {
+    if (!live()) return;
     dt.status($("pages-status"), "This browser cannot draw this image format; the report above still stands.");
     section.dataset.state = "done";
     return;
   }
+  if (!live()) return;
   const scale = Math.min(1, pageWidth(root) * Math.min(window.devicePixelRatio || 1, 2) / bitmap.width);
   const canvas = document.createElement("canvas");
   canvas.width = Math.max(1, Math.round(bitmap.width * scale));

@@ -44,11 +44,16 @@ export async function renderPage(doc, n, cssWidth) {
 // any depth, so a family that adds boxes is drawn without a change here.
 export function boxesOf(evidence) {
   const out = [];
+  const seen = new Set(); // evidence may name a box twice (a list of all, and each break's own)
   const walk = (v, depth) => {
     if (!v || typeof v !== "object" || depth > 6) return;
     if (Array.isArray(v)) { v.forEach((x) => walk(x, depth + 1)); return; }
     if (Number.isInteger(v.page) && Array.isArray(v.box) && v.box.length === 4 && v.box.every((x) => typeof x === "number")) {
-      out.push({ page: v.page, box: v.box });
+      const k = v.page + ":" + v.box.join(",");
+      if (!seen.has(k)) {
+        seen.add(k);
+        out.push({ page: v.page, box: v.box });
+      }
       return;
     }
     for (const k of Object.keys(v)) walk(v[k], depth + 1);
