@@ -10,7 +10,14 @@ const el = dt.el;
 
 const changeWords = { changed: "changed", added: "added", removed: "removed" };
 
+// generation counts the comparisons shown: one submitted while the last
+// still renders stops the older rendering at its next step, so its pages
+// never land under the new findings.
+let generation = 0;
+
 export async function show(result, originalFile, candidateFile) {
+  const mine = ++generation;
+  const live = () => mine === generation;
   const items = ((result.pageText || {}).items) || [];
   textTable(result.pageText);
   const section = $("pages-compare"), root = $("compare-pages"), status = $("pages-compare-status");
@@ -23,6 +30,7 @@ export async function show(result, originalFile, candidateFile) {
     a = await view.open(new Uint8Array(await originalFile.arrayBuffer()));
     b = await view.open(new Uint8Array(await candidateFile.arrayBuffer()));
   } catch {
+    if (!live()) return;
     dt.status(status, "The files could not be rendered here; the findings above still stand.", true);
     section.dataset.state = "done";
     return;
@@ -33,6 +41,7 @@ export async function show(result, originalFile, candidateFile) {
   for (let n = 1; n <= count; n++) {
     const left = await view.renderPage(a, n, width);
     const right = await view.renderPage(b, n, width);
+    if (!live()) break;
     const diff = view.difference(left.canvas, right.canvas);
     const here = items.filter((x) => x.page === n);
     if (!diff.count && !here.length) { same.push(n); continue; }
@@ -63,6 +72,7 @@ export async function show(result, originalFile, candidateFile) {
   }
   await a.close();
   await b.close();
+  if (!live()) return;
   const notes = [];
   if (same.length) notes.push((same.length === count ? "Every page" : "Pages " + same.join(", ")) + " looked the same in both files.");
   if (a.numPages !== b.numPages) notes.push("The original has " + dt.count(a.numPages, "page") + " and the candidate " + b.numPages + "; pages are compared in order.");
